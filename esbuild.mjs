@@ -1,0 +1,69 @@
+// Builds three bundles: the extension host (cjs/node), the CLI (cjs/node) and the Knowledge
+// webview (browser). Flags: --production (minify, no sourcemaps), --watch, --quiet.
+import * as esbuild from 'esbuild';
+import { mkdirSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const quiet = process.argv.includes('--quiet');
+
+/** Modules resolved at run time from node_modules (native code, wasm loaders) or provided by the host. */
+const external = ['vscode', 'onnxruntime-node', 'fts5-sql-bundle', '@huggingface/transformers', 'sharp'];
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: quiet ? 'warning' : 'info',
+  metafile: true,
+};
+
+/** Extra node entry points (workers) that other issues add; each builds to dist/<name>.js. */
+const nodeEntries = {
+  extension: 'src/extension/extension.ts',
+  cli: 'src/cli/main.ts',
+};
+for (const f of existsSync('src/core/workers') ? readdirSync('src/core/workers') : []) {
+  if (f.endsWith('Worker.ts')) nodeEntries[f.replace(/\.ts$/, '')] = join('src/core/workers', f);
+}
+
+const builds = [
+  {
+    ...common,
+    entryPoints: nodeEntries,
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external,
+  },
+  {
+    ...common,
+    entryPoints: { knowledge: 'webview/knowledge.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+mkdirSync('dist', { recursive: true });
+if (watch) {
+  for (const b of builds) (await esbuild.context(b)).watch();
+  console.log('[esbuild] watching');
+} else {
+  const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  const meta = { inputs: {}, outputs: {} };
+  for (const r of results) { Object.assign(meta.inputs, r.metafile.inputs); Object.assign(meta.outputs, r.metafile.outputs); }
+  writeFileSync('dist/meta.json', JSON.stringify(meta));
+  if (existsSync('dist/cli.js')) {
+    const { readFileSync, chmodSync } = await import('node:fs');
+    const cli = readFileSync('dist/cli.js', 'utf8');
+    if (!cli.startsWith('#!')) writeFileSync('dist/cli.js', '#!/usr/bin/env node\n' + cli);
+    chmodSync('dist/cli.js', 0o755);
+  }
+  if (!quiet) {
+    for (const [file, info] of Object.entries(meta.outputs)) if (!file.endsWith('.map')) console.log(`  ${file}  ${(info.bytes / 1024).toFixed(1)} KiB`);
+  }
+}

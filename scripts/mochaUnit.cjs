@@ -1,0 +1,22 @@
+// Programmatic mocha run for the unit layer (loaded with tsx so .ts test files work).
+const Mocha = require('mocha');
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+const { writeResult } = require('./testResults.cjs');
+
+const root = process.env.AGENT_MEMORY_ROOT || join(__dirname, '..');
+const grep = process.argv[2] || '';
+const mocha = new Mocha({ reporter: 'spec', timeout: 20000, color: !process.env.CI });
+if (grep) mocha.grep(grep);
+/** Every *.test.ts below dir, sorted (Node 20 has no fs.globSync). */
+function testFiles(dir) {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts')).sort().map((f) => join(dir, f));
+}
+for (const f of testFiles(join(root, 'test', 'unit'))) mocha.addFile(f);
+const started = Date.now();
+const runner = mocha.run((failures) => {
+  const { passes, failures: failed, pending } = runner.stats;
+  writeResult('unit', { passed: passes, failed, skipped: pending, ms: Date.now() - started });
+  console.log(`unit: ${passes} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
+  process.exitCode = failures || passes === 0 ? 1 : 0;
+});

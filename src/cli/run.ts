@@ -1,0 +1,44 @@
+import { MemoryError, userMessage } from '../core/errors';
+import { parseArgs } from './args';
+import type { ParsedArgs } from './args';
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** A CLI command: returns the exit code (0 ok, 1 error, 2 usage). */
+export type CliCommand = (args: ParsedArgs, io: CliIo) => Promise<number>;
+
+const USAGE = `usage: agent-memory [--store DIR] <command> [options]
+
+commands:
+  help                 show this help
+  version              print the version
+`;
+
+/** Commands register here; each issue adds its own module and one line. */
+const commands: Record<string, CliCommand> = {
+  help: async (_a, io) => { io.stdout(USAGE); return 0; },
+  version: async (_a, io) => { io.stdout('0.1.0\n'); return 0; },
+};
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    io.stderr(`agent-memory: ${userMessage(e)}\n${USAGE}`);
+    return 2;
+  }
+  const name = args.positionals[0];
+  if (!name) { io.stderr(USAGE); return 2; }
+  const command = commands[name];
+  if (!command) { io.stderr(`agent-memory: unknown command '${name}'\n${USAGE}`); return 2; }
+  try {
+    return await command({ ...args, positionals: args.positionals.slice(1) }, io);
+  } catch (e) {
+    io.stderr(`agent-memory: ${userMessage(e)}\n`);
+    return e instanceof MemoryError && e.code === 'E_USAGE' ? 2 : 1;
+  }
+}
