@@ -1,0 +1,113 @@
+/**
+ * openMemoryStore: the same MemoryStore contract entirely in memory (no files, no journal, no
+ * other processes). Tests of other modules use it; so can tools that want a scratch store.
+ */
+import { randomUUID } from 'node:crypto';
+import { systemClock, isoFromMs } from '../clock';
+import type { Clock } from '../clock';
+import { MemoryError } from '../errors';
+import { silentLogger } from '../logger';
+import type { Logger } from '../logger';
+import { runMigrations, MIGRATIONS } from './migrations';
+import type { Migration } from './migrations';
+import { SqlDatabase } from './sqlDatabase';
+import { createEngineDatabase } from './sqlEngine';
+import { StoreListeners } from './storeListeners';
+import type { MemoryStore, SqlReader, SqlWriter, StoreChange, Disposable } from './storeTypes';
+import { runRecorded } from './writeTransaction';
+
+export interface MemoryStoreOptions {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Defaults to every migration; tests pass a prefix to build an older schema. */
+  readonly migrations?: readonly Migration[];
+}
+
+export const IN_MEMORY_DIR = ':memory:';
+
+/** Opens the database pragmas every store connection uses. */
+export function configureConnection(db: SqlDatabase): void {
+  db.exec('PRAGMA foreign_keys = ON');
+}
+
+/** Applies pending migrations in one transaction on a bare database. */
+export function migrateInPlace(db: SqlDatabase, clock: Clock, migrations: readonly Migration[] = MIGRATIONS): void {
+  db.exec('BEGIN');
+  try {
+    runRecorded(db, (w) => runMigrations(w, { nowIso: isoFromMs(clock.now()), newStoreId: randomUUID, migrations }));
+    db.exec('COMMIT');
+  } catch (e) {
+    db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+export function readStoreId(db: SqlReader): string {
+  const row = db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'store_id'");
+  if (!row) throw new MemoryError('E_STORE_CORRUPT', 'The memory store has no id (meta.store_id is missing).');
+  return row.value;
+}
+
+class InMemoryStore implements MemoryStore {
+  readonly dir = IN_MEMORY_DIR;
+  readonly storeId: string;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly listeners: StoreListeners;
+
+  constructor(private readonly db: SqlDatabase, logger: Logger) {
+    this.storeId = readStoreId(db);
+    this.listeners = new StoreListeners(logger);
+  }
+
+  read<T>(fn: (db: SqlReader) => T): T {
+    this.assertOpen();
+    return fn(this.db);
+  }
+
+  write<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.assertOpen();
+      this.db.exec('BEGIN');
+      let result: T;
+      try {
+        result = runRecorded(this.db, fn).result;
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+      this.listeners.fire({ external: false, labels: [label] });
+      return result;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  onDidChange(listener: (change: StoreChange) => void): Disposable {
+    return this.listeners.add(listener);
+  }
+
+  refresh(): void { /* nothing external to apply */ }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.queue;
+    this.closed = true;
+    this.listeners.clear();
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new MemoryError('E_INTERNAL', 'The memory store is closed.');
+  }
+}
+
+/** An in-memory MemoryStore with the full schema (or the given migrations) applied. */
+export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
+  const db = new SqlDatabase(await createEngineDatabase());
+  configureConnection(db);
+  migrateInPlace(db, options.clock ?? systemClock, options.migrations);
+  return new InMemoryStore(db, options.logger ?? silentLogger);
+}

@@ -1,0 +1,158 @@
+/**
+ * A thin, typed wrapper over one in-memory engine database: cached prepared statements, parameter
+ * normalisation, row objects, and SQL errors turned into coded MemoryErrors (no raw SQL error text
+ * reaches users). Used by both the in-memory store and the durable store.
+ */
+import { MemoryError } from '../errors';
+import type { EngineDatabase } from './sqlEngine';
+import type { Row, RunResult, SqlParams, SqlValue } from './storeTypes';
+
+type EngineStatement = ReturnType<EngineDatabase['prepare']>;
+type BindValue = string | number | null | Uint8Array;
+
+/** How many prepared statements stay cached (LRU) per database. */
+export const STATEMENT_CACHE_SIZE = 256;
+
+/** Statements that change the schema are never cached (they run once). */
+const SCHEMA_CHANGE = /^\s*(create|drop|alter|pragma|begin|commit|rollback|savepoint|release)\b/i;
+
+function bindValue(v: SqlValue): BindValue {
+  if (typeof v === 'bigint') {
+    if (v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
+    throw new MemoryError('E_INVALID_INPUT', 'An integer parameter is outside the range the store can hold exactly.');
+  }
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v === undefined) return null;
+  return v;
+}
+
+/** sql.js wants named parameters with their prefix (":a", "$a", "@a"); accept bare names too. */
+function bindParams(params: SqlParams | undefined): BindValue[] | Record<string, BindValue> | undefined {
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return (params as readonly SqlValue[]).map(bindValue);
+  const out: Record<string, BindValue> = {};
+  for (const [key, value] of Object.entries(params as Record<string, SqlValue>)) {
+    const v = bindValue(value);
+    if (/^[:$@]/.test(key)) { out[key] = v; continue; }
+    out[`:${key}`] = v; out[`$${key}`] = v; out[`@${key}`] = v;
+  }
+  return out;
+}
+
+function sqlError(e: unknown, sql: string): MemoryError {
+  if (e instanceof MemoryError) return e;
+  const text = e instanceof Error ? e.message : String(e);
+  if (/constraint/i.test(text)) return new MemoryError('E_INVALID_INPUT', `The store rejected the change (${text.split('\n')[0]}).`, { sql }, { cause: e });
+  return new MemoryError('E_INTERNAL', 'A store query failed.', { sql, reason: text }, { cause: e });
+}
+
+export class SqlDatabase {
+  private readonly cache = new Map<string, EngineStatement>();
+  private closed = false;
+
+  constructor(private readonly db: EngineDatabase) {}
+
+  all<T extends object = Row>(sql: string, params?: SqlParams): T[] {
+    const stmt = this.statement(sql);
+    try {
+      const bound = bindParams(params);
+      if (bound !== undefined) stmt.bind(bound as never);
+      const rows: T[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject() as T);
+      return rows;
+    } catch (e) {
+      throw sqlError(e, sql);
+    } finally {
+      this.release(sql, stmt);
+    }
+  }
+
+  get<T extends object = Row>(sql: string, params?: SqlParams): T | undefined {
+    const stmt = this.statement(sql);
+    try {
+      const bound = bindParams(params);
+      if (bound !== undefined) stmt.bind(bound as never);
+      return stmt.step() ? (stmt.getAsObject() as T) : undefined;
+    } catch (e) {
+      throw sqlError(e, sql);
+    } finally {
+      this.release(sql, stmt);
+    }
+  }
+
+  /** Runs one statement; reports rows changed and the last inserted rowid. */
+  run(sql: string, params?: SqlParams): RunResult {
+    const stmt = this.statement(sql);
+    try {
+      const bound = bindParams(params);
+      if (bound !== undefined) stmt.bind(bound as never);
+      stmt.step();
+    } catch (e) {
+      throw sqlError(e, sql);
+    } finally {
+      this.release(sql, stmt);
+    }
+    const changes = this.db.getRowsModified();
+    const rowid = this.scalar('SELECT last_insert_rowid() AS v');
+    return { changes, lastInsertRowid: typeof rowid === 'number' ? rowid : 0 };
+  }
+
+  /** Executes statements without parameters (transaction control, pragmas). */
+  exec(sql: string): void {
+    try { this.db.exec(sql); } catch (e) { throw sqlError(e, sql); }
+  }
+
+  hasTable(name: string): boolean {
+    return this.get("SELECT 1 AS found FROM sqlite_master WHERE type IN ('table','view') AND name = ?", [name]) !== undefined;
+  }
+
+  /** Serialises the whole database to a SQLite file image. */
+  export(): Uint8Array {
+    // sql.js export() frees prepared statements; drop the cache so nothing dangles.
+    this.clearCache();
+    return this.db.export();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearCache();
+    this.db.close();
+  }
+
+  private scalar(sql: string): SqlValue {
+    const row = this.get<Row>(sql);
+    return row ? (Object.values(row)[0] ?? null) : null;
+  }
+
+  private statement(sql: string): EngineStatement {
+    if (this.closed) throw new MemoryError('E_INTERNAL', 'The store is closed.');
+    const cached = this.cache.get(sql);
+    if (cached) {
+      this.cache.delete(sql);
+      return cached;
+    }
+    try {
+      return this.db.prepare(sql);
+    } catch (e) {
+      throw sqlError(e, sql);
+    }
+  }
+
+  /** Resets a statement and returns it to the LRU cache (or frees it). */
+  private release(sql: string, stmt: EngineStatement): void {
+    try { stmt.reset(); } catch { /* a failed step leaves the statement resettable on the next bind */ }
+    if (SCHEMA_CHANGE.test(sql) || this.closed || this.cache.has(sql)) { stmt.free(); return; }
+    this.cache.set(sql, stmt);
+    if (this.cache.size > STATEMENT_CACHE_SIZE) {
+      const oldest = this.cache.keys().next().value as string;
+      this.cache.get(oldest)?.free();
+      this.cache.delete(oldest);
+    }
+  }
+
+  private clearCache(): void {
+    for (const stmt of this.cache.values()) stmt.free();
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The one place that loads the WASM SQLite engine (fts5-sql-bundle: the sql.js API built with
+ * FTS5; see shared/reference/sqlite-wasm.md for the measurement that chose it). Nothing else in
+ * the code base imports the engine; everything goes through SqlDatabase.
+ */
+import { initSqlJs } from 'fts5-sql-bundle';
+import type { Database, SqlJsStatic } from 'fts5-sql-bundle';
+
+export type EngineDatabase = Database;
+
+let engine: Promise<SqlJsStatic> | undefined;
+
+/** Loads the engine once per process (the wasm module is ~1 MB; loading takes tens of ms). */
+export function loadSqlEngine(): Promise<SqlJsStatic> {
+  if (!engine) {
+    engine = initSqlJs();
+    engine.catch(() => { engine = undefined; });
+  }
+  return engine;
+}
+
+/** A new empty database, or one deserialised from a SQLite file image. */
+export async function createEngineDatabase(image?: Uint8Array): Promise<EngineDatabase> {
+  const sql = await loadSqlEngine();
+  return image ? new sql.Database(image) : new sql.Database();
+}
