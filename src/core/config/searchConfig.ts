@@ -1,0 +1,251 @@
+/**
+ * Typed configuration of recall (issue 6). Every stage has its constants here, each with its
+ * reference (signet-spec §2 = /work/shared/reference/signet-spec.md, seeds 000/001/003), and an
+ * `enabled` switch so the quality bench can turn it off. `resolveSearchConfig` clamps user values.
+ */
+
+export interface LexicalConfig {
+  readonly enabled: boolean;
+  /** Seed 001 term probing: rank by number of terms hit, majority-hit rule. Off = plain bm25 over an OR query. */
+  readonly probing: boolean;
+  /** Terms kept from a query after shell stripping (seed 001 graph-memory used the first 8). */
+  readonly maxTerms: number;
+  /** Candidates fetched from FTS before the hit-count filter, as a multiple of topK. */
+  readonly candidateFactor: number;
+}
+
+export interface VectorConfig {
+  readonly enabled: boolean;
+}
+
+export interface HintsConfig {
+  readonly enabled: boolean;
+  /** signet-spec §2.6 HINT_ONLY_SCORE_CAP: a hint-only match never scores above this. */
+  readonly hintOnlyCap: number;
+}
+
+export interface GraphBoostConfig {
+  readonly enabled: boolean;
+  /** Additive boost for graph-linked candidates (seed 000: 0.15). */
+  readonly weight: number;
+  /** Deadline for the three lookups (signet-spec §2.7: 500 ms). */
+  readonly timeoutMs: number;
+  /** Entity hits from query tokens (seed 000: 20). */
+  readonly maxEntities: number;
+  /** One-hop neighbours (seed 000: 50). */
+  readonly maxNeighbours: number;
+  /** Linked memories (seed 000: 200). */
+  readonly maxMemories: number;
+}
+
+export interface TraversalConfig {
+  readonly enabled: boolean;
+  /** signet-spec §2.6 step 10: recall resolves focal entities with includePinned:false (no pinned ballast). */
+  readonly includePinned: boolean;
+  /** signet-spec §2.9 budgets. */
+  readonly maxAspectsPerEntity: number;
+  readonly maxAttributesPerAspect: number;
+  readonly maxPaths: number;
+  readonly maxBranching: number;
+  readonly minDependencyStrength: number;
+  readonly minConfidence: number;
+  readonly timeoutMs: number;
+  /** signet-spec §2.10 rule 6: an unanchored traversal-only candidate is capped at this score. */
+  readonly unanchoredCap: number;
+  /** A semantic score at or above this anchors a candidate (signet-spec §2.10: 0.35). */
+  readonly anchorSemantic: number;
+  /** Traversal channel score: cosWeight·cos + (1−cosWeight)·importance (signet-spec §2.6 step 10: 0.7). */
+  readonly cosWeight: number;
+}
+
+export interface FacetConfig {
+  readonly enabled: boolean;
+  /** signet-spec §2.10 facet coverage: +0.08 per newly covered facet, −0.02 per repeated one. */
+  readonly newFacetBonus: number;
+  readonly repeatPenalty: number;
+}
+
+export interface TemporalPriorConfig {
+  /** Setting `search.temporalPriorEnabled` (seed 000: on by default). */
+  readonly enabled: boolean;
+  /** Bounded created_at boost: score × (1 + maxBoost · 0.5^(ageDays / halfLifeDays)). */
+  readonly maxBoost: number;
+  readonly halfLifeDays: number;
+}
+
+export interface RecencyConfig {
+  readonly enabled: boolean;
+  /** Seed 001: 30-day half-life. */
+  readonly halfLifeDays: number;
+  /** Seed 001: at most 0.15 of one fusion rank step. */
+  readonly maxBonus: number;
+  /**
+   * One fusion rank step in score units: the smallest score difference recall treats as a real
+   * preference. The bonus is maxBonus · rankStep · 0.5^(age/halfLife) < rankStep, so recency only
+   * reorders near-ties (seed 001: "below one reciprocal-rank step").
+   */
+  readonly rankStep: number;
+}
+
+export interface CurrentnessConfig {
+  readonly enabled: boolean;
+  /** signet-spec §2.13: only superseded attributes → ×0.65; some superseded → ×0.85; only active → ×1.03. */
+  readonly onlySuperseded: number;
+  readonly someSuperseded: number;
+  readonly onlyActive: number;
+}
+
+export interface DampeningConfig {
+  /** signet-spec §2.11 gravity: semantic-path score > threshold with zero query-term overlap → × penalty. */
+  readonly gravityEnabled: boolean;
+  readonly gravityThreshold: number;
+  readonly gravityPenalty: number;
+  /** Hub: every linked entity at or above the P90 mention count → × 0.7. */
+  readonly hubEnabled: boolean;
+  readonly hubPercentile: number;
+  readonly hubPenalty: number;
+  /** Resolution: constraint/decision × 1.2; ISO date or month name × (1 + (boost−1)/2); content < minChars nothing. */
+  readonly resolutionEnabled: boolean;
+  readonly resolutionBoost: number;
+  readonly resolutionMinChars: number;
+}
+
+export interface RerankConfig {
+  readonly enabled: boolean;
+  /** signet-spec §2.15: head size 20, timeout 2000 ms. */
+  readonly topN: number;
+  readonly timeoutMs: number;
+}
+
+export interface SearchConfig {
+  /** Vector weight in fusion: alpha·semantic + (1−alpha)·lexical (signet-spec §2.6: 0.7; tuned here, see bench/quality.ts). */
+  readonly alpha: number;
+  /** Fused candidates below this are dropped (signet-spec §2.6: 0.1). */
+  readonly minScore: number;
+  /** Candidates per arm (signet-spec §2.6: 20). */
+  readonly topK: number;
+  /** Default number of results (signet-spec §2.6: 10, clamped 1..50). */
+  readonly limit: number;
+  /** Seed 001: retrieval width = render width × overFetch (default 1 = the plain behaviour). */
+  readonly overFetch: number;
+  readonly lexical: LexicalConfig;
+  readonly vector: VectorConfig;
+  readonly hints: HintsConfig;
+  readonly graphBoost: GraphBoostConfig;
+  readonly traversal: TraversalConfig;
+  readonly facets: FacetConfig;
+  readonly temporalPrior: TemporalPriorConfig;
+  readonly recency: RecencyConfig;
+  readonly currentness: CurrentnessConfig;
+  readonly dampening: DampeningConfig;
+  readonly rerank: RerankConfig;
+}
+
+export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
+  alpha: 0.7,
+  minScore: 0.1,
+  topK: 20,
+  limit: 10,
+  overFetch: 1,
+  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5 },
+  vector: { enabled: true },
+  hints: { enabled: true, hintOnlyCap: 0.75 },
+  graphBoost: { enabled: true, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
+  traversal: {
+    enabled: true, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
+    maxBranching: 4, minDependencyStrength: 0.3, minConfidence: 0.5, timeoutMs: 500,
+    unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7,
+  },
+  facets: { enabled: true, newFacetBonus: 0.08, repeatPenalty: 0.02 },
+  temporalPrior: { enabled: true, maxBoost: 0.2, halfLifeDays: 14 },
+  recency: { enabled: true, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
+  currentness: { enabled: true, onlySuperseded: 0.65, someSuperseded: 0.85, onlyActive: 1.03 },
+  dampening: {
+    gravityEnabled: true, gravityThreshold: 0.3, gravityPenalty: 0.5,
+    hubEnabled: true, hubPercentile: 0.9, hubPenalty: 0.7,
+    resolutionEnabled: true, resolutionBoost: 1.2, resolutionMinChars: 50,
+  },
+  rerank: { enabled: true, topN: 20, timeoutMs: 2000 },
+};
+
+/** A partial config: any group may be given partly. */
+export type SearchConfigInput = {
+  readonly [K in keyof SearchConfig]?: SearchConfig[K] extends object ? Partial<SearchConfig[K]> : SearchConfig[K];
+};
+
+function num(v: unknown, def: number, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return def;
+  return Math.min(max, Math.max(min, v));
+}
+function int(v: unknown, def: number, min: number, max: number): number {
+  return Math.round(num(v, def, min, max));
+}
+function bool(v: unknown, def: boolean): boolean {
+  return typeof v === 'boolean' ? v : def;
+}
+
+/** Fills defaults and clamps every number into its documented range. */
+export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig {
+  const d = DEFAULT_SEARCH_CONFIG;
+  const lx = input.lexical ?? {}, vc = input.vector ?? {}, hi = input.hints ?? {}, gb = input.graphBoost ?? {};
+  const tr = input.traversal ?? {}, fc = input.facets ?? {}, tp = input.temporalPrior ?? {}, rc = input.recency ?? {};
+  const cu = input.currentness ?? {}, dp = input.dampening ?? {}, rr = input.rerank ?? {};
+  const rankStep = num(rc.rankStep, d.recency.rankStep, 0.001, 1);
+  return {
+    alpha: num(input.alpha, d.alpha, 0, 1),
+    minScore: num(input.minScore, d.minScore, 0, 1),
+    topK: int(input.topK, d.topK, 1, 500),
+    limit: int(input.limit, d.limit, 1, 50),
+    overFetch: int(input.overFetch, d.overFetch, 1, 20),
+    lexical: {
+      enabled: bool(lx.enabled, d.lexical.enabled), probing: bool(lx.probing, d.lexical.probing),
+      maxTerms: int(lx.maxTerms, d.lexical.maxTerms, 1, 32), candidateFactor: int(lx.candidateFactor, d.lexical.candidateFactor, 1, 50),
+    },
+    vector: { enabled: bool(vc.enabled, d.vector.enabled) },
+    hints: { enabled: bool(hi.enabled, d.hints.enabled), hintOnlyCap: num(hi.hintOnlyCap, d.hints.hintOnlyCap, 0, 1) },
+    graphBoost: {
+      enabled: bool(gb.enabled, d.graphBoost.enabled), weight: num(gb.weight, d.graphBoost.weight, 0, 1),
+      timeoutMs: int(gb.timeoutMs, d.graphBoost.timeoutMs, 0, 10_000), maxEntities: int(gb.maxEntities, d.graphBoost.maxEntities, 1, 1000),
+      maxNeighbours: int(gb.maxNeighbours, d.graphBoost.maxNeighbours, 0, 1000), maxMemories: int(gb.maxMemories, d.graphBoost.maxMemories, 1, 10_000),
+    },
+    traversal: {
+      enabled: bool(tr.enabled, d.traversal.enabled), includePinned: bool(tr.includePinned, d.traversal.includePinned),
+      maxAspectsPerEntity: int(tr.maxAspectsPerEntity, d.traversal.maxAspectsPerEntity, 1, 100),
+      maxAttributesPerAspect: int(tr.maxAttributesPerAspect, d.traversal.maxAttributesPerAspect, 1, 200),
+      maxPaths: int(tr.maxPaths, d.traversal.maxPaths, 1, 1000), maxBranching: int(tr.maxBranching, d.traversal.maxBranching, 0, 50),
+      minDependencyStrength: num(tr.minDependencyStrength, d.traversal.minDependencyStrength, 0, 1),
+      minConfidence: num(tr.minConfidence, d.traversal.minConfidence, 0, 1), timeoutMs: int(tr.timeoutMs, d.traversal.timeoutMs, 0, 10_000),
+      unanchoredCap: num(tr.unanchoredCap, d.traversal.unanchoredCap, 0, 1), anchorSemantic: num(tr.anchorSemantic, d.traversal.anchorSemantic, 0, 1),
+      cosWeight: num(tr.cosWeight, d.traversal.cosWeight, 0, 1),
+    },
+    facets: {
+      enabled: bool(fc.enabled, d.facets.enabled), newFacetBonus: num(fc.newFacetBonus, d.facets.newFacetBonus, 0, 1),
+      repeatPenalty: num(fc.repeatPenalty, d.facets.repeatPenalty, 0, 1),
+    },
+    temporalPrior: {
+      enabled: bool(tp.enabled, d.temporalPrior.enabled), maxBoost: num(tp.maxBoost, d.temporalPrior.maxBoost, 0, 1),
+      halfLifeDays: num(tp.halfLifeDays, d.temporalPrior.halfLifeDays, 0.1, 3650),
+    },
+    recency: {
+      enabled: bool(rc.enabled, d.recency.enabled), halfLifeDays: num(rc.halfLifeDays, d.recency.halfLifeDays, 0.1, 3650),
+      // Kept strictly below one rank step so recency can only break near-ties.
+      maxBonus: num(rc.maxBonus, d.recency.maxBonus, 0, 0.99), rankStep,
+    },
+    currentness: {
+      enabled: bool(cu.enabled, d.currentness.enabled), onlySuperseded: num(cu.onlySuperseded, d.currentness.onlySuperseded, 0, 1),
+      someSuperseded: num(cu.someSuperseded, d.currentness.someSuperseded, 0, 1), onlyActive: num(cu.onlyActive, d.currentness.onlyActive, 1, 2),
+    },
+    dampening: {
+      gravityEnabled: bool(dp.gravityEnabled, d.dampening.gravityEnabled), gravityThreshold: num(dp.gravityThreshold, d.dampening.gravityThreshold, 0, 1),
+      gravityPenalty: num(dp.gravityPenalty, d.dampening.gravityPenalty, 0, 1),
+      hubEnabled: bool(dp.hubEnabled, d.dampening.hubEnabled), hubPercentile: num(dp.hubPercentile, d.dampening.hubPercentile, 0, 1),
+      hubPenalty: num(dp.hubPenalty, d.dampening.hubPenalty, 0, 1),
+      resolutionEnabled: bool(dp.resolutionEnabled, d.dampening.resolutionEnabled), resolutionBoost: num(dp.resolutionBoost, d.dampening.resolutionBoost, 1, 3),
+      resolutionMinChars: int(dp.resolutionMinChars, d.dampening.resolutionMinChars, 0, 10_000),
+    },
+    rerank: {
+      enabled: bool(rr.enabled, d.rerank.enabled), topN: int(rr.topN, d.rerank.topN, 1, 200),
+      timeoutMs: int(rr.timeoutMs, d.rerank.timeoutMs, 1, 60_000),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Post-fusion dampening (seed 000, signet-spec §2.11), three independently switchable stages, then
+ * a re-sort:
+ * 1. gravity: a candidate that arrived by a semantic path (vector or traversal, no lexical or hint
+ *    hit) scoring above gravityThreshold whose content shares no query token → × gravityPenalty;
+ * 2. hub: every entity linked to the memory has a mention count at or above the P90 of the entities
+ *    linked to the candidate set → × hubPenalty (memories without links are left alone);
+ * 3. resolution: type constraint or decision → × resolutionBoost; otherwise an ISO date or month
+ *    name → × (1 + (resolutionBoost − 1)/2); content shorter than resolutionMinChars gets nothing.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import { applyFactor, sortByScore } from './recallTypes';
+import type { Candidate } from './recallTypes';
+import { countHits } from './termProbe';
+
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
+const MONTH = /\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/i;
+
+/** P-th percentile threshold as in signet-spec §2.11: sorted[floor(n · p)] (clamped to the last). */
+export function percentileThreshold(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.POSITIVE_INFINITY;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+}
+
+export function isSemanticPath(c: Candidate): boolean {
+  return c.channels.lexical === 0 && c.channels.hint === 0;
+}
+
+export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening']): number {
+  if (c.content.length < cfg.resolutionMinChars) return 1;
+  if (c.type === 'constraint' || c.type === 'decision') return cfg.resolutionBoost;
+  if (ISO_DATE.test(c.content) || MONTH.test(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
+  return 1;
+}
+
+/**
+ * `links` maps a memory id to the mention counts (degrees) of its linked entities; entities are
+ * deduplicated by id in `degreeByEntity` for the P90 threshold.
+ */
+export interface HubInput {
+  readonly entitiesByMemory: ReadonlyMap<string, readonly string[]>;
+  readonly degreeByEntity: ReadonlyMap<string, number>;
+}
+
+export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening']): Candidate[] {
+  if (cfg.gravityEnabled && queryTokens.length > 0) {
+    for (const c of cands) {
+      if (isSemanticPath(c) && c.score > cfg.gravityThreshold && countHits(queryTokens, c.content) === 0) {
+        applyFactor(c, 'gravity', cfg.gravityPenalty, 'semantic match sharing no word with the query');
+      }
+    }
+  }
+  if (cfg.hubEnabled && hub && hub.degreeByEntity.size > 0) {
+    const threshold = percentileThreshold([...hub.degreeByEntity.values()], cfg.hubPercentile);
+    for (const c of cands) {
+      const ents = hub.entitiesByMemory.get(c.id) ?? [];
+      if (ents.length > 0 && ents.every((e) => (hub.degreeByEntity.get(e) ?? 0) >= threshold)) {
+        applyFactor(c, 'hub', cfg.hubPenalty, `only linked to hub entities (mentions >= ${threshold})`);
+      }
+    }
+  }
+  if (cfg.resolutionEnabled) {
+    for (const c of cands) applyFactor(c, 'resolution', resolutionFactor(c, cfg));
+  }
+  return sortByScore(cands);
+}

@@ -1,0 +1,44 @@
+/**
+ * Fusion and structured evidence shaping (issue 6 items 3, 4, 7; signet-spec §2.6 step 9, §2.10).
+ * Channels are scored separately and combined per candidate:
+ *   base  = alpha · semantic + (1 − alpha) · lexical           (bm25 already normalised per query)
+ *   hint  lifts by max, never stacks; a hint-only match (no lexical hit, semantic below the anchor)
+ *         is capped at hintOnlyCap
+ *   traversal lifts by max; a candidate with traversal evidence and no anchor (no lexical hit, no
+ *         hint, semantic below the anchor) is capped at unanchoredCap, below anchored evidence.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import type { ChannelScores } from './recallTypes';
+
+export interface ShapedScore {
+  readonly score: number;
+  readonly notes: string[];
+}
+
+export type ShapingConfig = Pick<SearchConfig, 'alpha' | 'hints' | 'traversal'>;
+
+export function isAnchored(ch: ChannelScores, cfg: ShapingConfig): boolean {
+  return ch.lexical > 0 || ch.hint > 0 || ch.semantic >= cfg.traversal.anchorSemantic;
+}
+
+export function shapeScore(ch: ChannelScores, cfg: ShapingConfig): ShapedScore {
+  const notes: string[] = [];
+  let score = cfg.alpha * ch.semantic + (1 - cfg.alpha) * ch.lexical;
+  if (cfg.hints.enabled && ch.hint > score) {
+    const hintOnly = ch.lexical === 0 && ch.semantic < cfg.traversal.anchorSemantic;
+    const lifted = hintOnly ? Math.min(ch.hint, cfg.hints.hintOnlyCap) : ch.hint;
+    if (lifted > score) {
+      score = lifted;
+      notes.push(hintOnly && lifted < ch.hint ? `hint-only match capped at ${cfg.hints.hintOnlyCap}` : 'lifted by a matching hint');
+    }
+  }
+  if (cfg.traversal.enabled && ch.traversal > 0) {
+    if (ch.traversal > score) { score = ch.traversal; notes.push('lifted by graph traversal'); }
+    const anchored = ch.lexical > 0 || ch.hint > 0 || ch.semantic >= cfg.traversal.anchorSemantic;
+    if (!anchored && score > cfg.traversal.unanchoredCap) {
+      score = cfg.traversal.unanchoredCap;
+      notes.push(`traversal-only evidence capped at ${cfg.traversal.unanchoredCap}`);
+    }
+  }
+  return { score: Math.min(1, Math.max(0, score)), notes };
+}

@@ -1,0 +1,38 @@
+/**
+ * Facet coverage pass (signet-spec §2.10 shapeByFacetCoverage): for a query with more than one
+ * facet (significant token), greedily pick the candidate maximising
+ *   score + newFacetBonus · (facets it newly covers) − repeatPenalty · (covered facets it repeats)
+ * over the head window, so multi-part questions get candidates covering different parts instead
+ * of near-duplicates of one part. The picked candidate's score becomes that value.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import { applyDelta } from './recallTypes';
+import type { Candidate } from './recallTypes';
+import { countHits } from './termProbe';
+
+export function shapeByFacetCoverage(cands: readonly Candidate[], facets: readonly string[], window: number, cfg: SearchConfig['facets']): Candidate[] {
+  if (!cfg.enabled || facets.length <= 1 || cands.length <= 1) return [...cands];
+  const head = cands.slice(0, window);
+  const tail = cands.slice(window);
+  const facetSets = head.map((c) => facets.filter((f) => countHits([f], c.content) > 0));
+  const covered = new Set<string>();
+  const out: Candidate[] = [];
+  const left = head.map((_, i) => i);
+  while (left.length > 0) {
+    let best = 0, bestValue = -Infinity, bestNew = 0, bestRep = 0;
+    for (let k = 0; k < left.length; k++) {
+      const fs = facetSets[left[k] as number] as string[];
+      const fresh = fs.filter((f) => !covered.has(f)).length;
+      const rep = fs.length - fresh;
+      const value = (head[left[k] as number] as Candidate).score + cfg.newFacetBonus * fresh - cfg.repeatPenalty * rep;
+      if (value > bestValue) { best = k; bestValue = value; bestNew = fresh; bestRep = rep; }
+    }
+    const idx = left.splice(best, 1)[0] as number;
+    const c = head[idx] as Candidate;
+    applyDelta(c, 'facets', cfg.newFacetBonus * bestNew - cfg.repeatPenalty * bestRep,
+      `covers ${bestNew} new and ${bestRep} already covered query facets`);
+    for (const f of facetSets[idx] as string[]) covered.add(f);
+    out.push(c);
+  }
+  return out.concat(tail);
+}

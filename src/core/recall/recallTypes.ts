@@ -1,0 +1,89 @@
+/**
+ * Types shared by the recall stages. A candidate carries its separately scored channels, its
+ * current score and an explain record every stage appends to ("why was this recalled").
+ */
+
+/** Channel scores, each in [0, 1] (structured evidence shaping, signet-spec §2.10). */
+export interface ChannelScores {
+  /** Lexical arm: probed bm25 (termProbe.ts). */
+  lexical: number;
+  /** Vector arm: cosine with the query, floored at 0. */
+  semantic: number;
+  /** Prospective hints: best normalised hint bm25 of the memory. */
+  hint: number;
+  /** Focal-entity traversal channel. */
+  traversal: number;
+}
+
+/** One score change made by a stage: a multiplicative factor or an additive delta. */
+export interface ScoreAdjustment {
+  readonly stage: string;
+  readonly factor?: number;
+  readonly delta?: number;
+  readonly note?: string;
+}
+
+export interface Explain {
+  channels: ChannelScores;
+  /** Score right after fusion and evidence shaping. */
+  fused: number;
+  /** Which channels found the candidate ("lexical", "vector", "hint", "traversal"). */
+  sources: string[];
+  /** Terms of the query this memory hit, when probing ran. */
+  termsHit?: number;
+  termCount?: number;
+  boosts: ScoreAdjustment[];
+  penalties: ScoreAdjustment[];
+  notes: string[];
+  /** Final score. */
+  score: number;
+}
+
+/** A candidate after hydration; stages read the memory fields and update score + explain. */
+export interface Candidate {
+  readonly id: string;
+  readonly content: string;
+  readonly type: string;
+  readonly createdAt: string;
+  readonly sourceId: string | null;
+  readonly importance: number;
+  score: number;
+  readonly channels: ChannelScores;
+  readonly explain: Explain;
+}
+
+/** What recall returns (issue 6: {id, sourceId, content, score, type, createdAt, explain?}). */
+export interface RecallResult {
+  readonly id: string;
+  readonly sourceId: string | null;
+  readonly content: string;
+  readonly score: number;
+  readonly type: string;
+  readonly createdAt: string;
+  readonly explain?: Explain;
+}
+
+export function emptyChannels(): ChannelScores {
+  return { lexical: 0, semantic: 0, hint: 0, traversal: 0 };
+}
+
+/** Records a multiplicative change (boost if factor > 1, penalty if < 1) and applies it. */
+export function applyFactor(c: Candidate, stage: string, factor: number, note?: string): void {
+  if (factor === 1) return;
+  c.score *= factor;
+  const adj: ScoreAdjustment = note === undefined ? { stage, factor } : { stage, factor, note };
+  (factor > 1 ? c.explain.boosts : c.explain.penalties).push(adj);
+}
+
+/** Records an additive change and applies it. */
+export function applyDelta(c: Candidate, stage: string, delta: number, note?: string): void {
+  if (delta === 0) return;
+  c.score += delta;
+  const adj: ScoreAdjustment = note === undefined ? { stage, delta } : { stage, delta, note };
+  (delta > 0 ? c.explain.boosts : c.explain.penalties).push(adj);
+}
+
+/** Stable sort by score, descending (ties keep their order). */
+export function sortByScore(cands: Candidate[]): Candidate[] {
+  return cands.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map((x) => x.c);
+}

@@ -1,0 +1,49 @@
+/**
+ * Time-based signals.
+ * - Temporal freshness prior (seed 000): only for queries with an explicit freshness word
+ *   (current, latest, recent, today, this week, this month; bare "now" does not count), a bounded
+ *   created_at boost score × (1 + maxBoost · 0.5^(ageDays/halfLifeDays)). Callers with since/until
+ *   bounds are unchanged.
+ * - Recency tie-breaker (seed 001): score + maxBonus · rankStep · 0.5^(ageDays/30). The bonus is
+ *   below one fusion rank step, so it only reorders near-ties and never overturns a clear gap.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import { applyDelta, applyFactor, sortByScore } from './recallTypes';
+import type { Candidate } from './recallTypes';
+
+const DAY_MS = 86_400_000;
+const FRESHNESS = /\b(current|currently|latest|recent|recently|today|this\s+week|this\s+month)\b/i;
+
+export function hasFreshnessCue(query: string): boolean {
+  return FRESHNESS.test(query);
+}
+
+/** Age in days at `nowMs`, never negative; an unparsable date counts as very old. */
+export function ageDays(createdAt: string, nowMs: number): number {
+  const t = Date.parse(createdAt);
+  if (!Number.isFinite(t)) return Number.POSITIVE_INFINITY;
+  return Math.max(0, (nowMs - t) / DAY_MS);
+}
+
+export function halfLifeDecay(age: number, halfLifeDays: number): number {
+  return Math.pow(0.5, age / halfLifeDays);
+}
+
+export function applyTemporalPrior(cands: Candidate[], query: string, nowMs: number, hasBounds: boolean, cfg: SearchConfig['temporalPrior']): Candidate[] {
+  if (!cfg.enabled || hasBounds || !hasFreshnessCue(query)) return cands;
+  for (const c of cands) {
+    const factor = 1 + cfg.maxBoost * halfLifeDecay(ageDays(c.createdAt, nowMs), cfg.halfLifeDays);
+    applyFactor(c, 'temporalPrior', factor, 'freshness word in the query favours newer memories');
+  }
+  return sortByScore(cands);
+}
+
+export function recencyBonus(createdAt: string, nowMs: number, cfg: SearchConfig['recency']): number {
+  return cfg.maxBonus * cfg.rankStep * halfLifeDecay(ageDays(createdAt, nowMs), cfg.halfLifeDays);
+}
+
+export function applyRecencyTieBreak(cands: Candidate[], nowMs: number, cfg: SearchConfig['recency']): Candidate[] {
+  if (!cfg.enabled) return cands;
+  for (const c of cands) applyDelta(c, 'recency', recencyBonus(c.createdAt, nowMs, cfg));
+  return sortByScore(cands);
+}

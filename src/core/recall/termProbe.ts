@@ -1,0 +1,45 @@
+/**
+ * Seed 001 term probing, the pure part: which terms a candidate hits, the majority-hit rule and the
+ * lexical channel score. Latin terms hit whole tokens (as FTS5 unicode61 matches them); CJK terms
+ * hit substrings (unicode61 keeps a CJK run as one token, so a CJK term is probed with instr()).
+ */
+import { contentTokens, hasCjk } from './queryTerms';
+
+/** Majority-hit rule: more than half of the terms, so a two-term query must hit both. */
+export function minHits(termCount: number): number {
+  return termCount <= 0 ? 0 : Math.floor(termCount / 2) + 1;
+}
+
+/** Number of `terms` that occur in `content`. */
+export function countHits(terms: readonly string[], content: string): number {
+  const lower = content.normalize('NFKC').toLowerCase();
+  let tokens: Set<string> | undefined;
+  let hits = 0;
+  for (const t of terms) {
+    if (hasCjk(t)) { if (lower.includes(t)) hits++; continue; }
+    tokens ??= contentTokens(content);
+    if (tokens.has(t)) hits++;
+  }
+  return hits;
+}
+
+/**
+ * bm25 normalised per query (signet-spec §2.6 step 4): |raw| / max |raw| over the batch, so the
+ * best match is 1. FTS5 bm25() is negative, lower is better. An empty or all-zero batch gives 0s.
+ */
+export function normaliseBm25(raw: readonly number[]): number[] {
+  let max = 0;
+  for (const r of raw) max = Math.max(max, Math.abs(r));
+  return raw.map((r) => (max > 0 ? Math.abs(r) / max : 0));
+}
+
+/**
+ * The lexical channel with probing: (hits − 1 + bm25Norm) / termCount. A candidate hitting more
+ * terms always outranks one hitting fewer (bm25Norm ≤ 1 only orders within the same hit count);
+ * with one term it is plain normalised bm25.
+ */
+export function probedLexicalScore(hits: number, termCount: number, bm25Norm: number): number {
+  if (termCount <= 0 || hits <= 0) return 0;
+  const b = Math.min(1, Math.max(0, bm25Norm));
+  return (hits - 1 + b) / termCount;
+}

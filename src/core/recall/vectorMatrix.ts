@@ -1,0 +1,131 @@
+/**
+ * The vector arm's in-memory index: one packed Float32Array (row = memory, dims columns) with
+ * incremental upserts and removals (a removed row is swapped with the last row), and brute-force
+ * cosine. Rows are l2-normalised on insert, so cosine is a dot product. Measured in bench/recall.ts.
+ */
+export class VectorMatrix {
+  private data: Float32Array;
+  private rowIds: string[] = [];
+  private rowOf = new Map<string, number>();
+
+  constructor(readonly dims: number, initialCapacity = 1024) {
+    if (!Number.isInteger(dims) || dims <= 0) throw new RangeError(`dims must be a positive integer, got ${dims}`);
+    this.data = new Float32Array(dims * Math.max(1, initialCapacity));
+  }
+
+  get size(): number { return this.rowIds.length; }
+
+  has(id: string): boolean { return this.rowOf.has(id); }
+
+  /** Inserts or replaces the vector of `id` (normalised; a zero vector is stored as zeros). */
+  upsert(id: string, vector: ArrayLike<number>): void {
+    if (vector.length !== this.dims) throw new RangeError(`vector of ${vector.length} dims for a ${this.dims}-dim index`);
+    let row = this.rowOf.get(id);
+    if (row === undefined) {
+      row = this.rowIds.length;
+      if ((row + 1) * this.dims > this.data.length) {
+        const grown = new Float32Array(this.data.length * 2);
+        grown.set(this.data);
+        this.data = grown;
+      }
+      this.rowIds.push(id);
+      this.rowOf.set(id, row);
+    }
+    let norm = 0;
+    for (let i = 0; i < this.dims; i++) norm += (vector[i] as number) * (vector[i] as number);
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    const off = row * this.dims;
+    for (let i = 0; i < this.dims; i++) this.data[off + i] = (vector[i] as number) * inv;
+  }
+
+  remove(id: string): boolean {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return false;
+    const last = this.rowIds.length - 1;
+    if (row !== last) {
+      this.data.copyWithin(row * this.dims, last * this.dims, (last + 1) * this.dims);
+      const moved = this.rowIds[last] as string;
+      this.rowIds[row] = moved;
+      this.rowOf.set(moved, row);
+    }
+    this.rowIds.pop();
+    this.rowOf.delete(id);
+    return true;
+  }
+
+  /** Cosine of `id`'s row with a normalised query, or undefined when the id has no vector. */
+  cosine(id: string, query: Float32Array): number | undefined {
+    const row = this.rowOf.get(id);
+    if (row === undefined) return undefined;
+    return this.dot(row, query);
+  }
+
+  private dot(row: number, q: Float32Array): number {
+    const d = this.data, off = row * this.dims, n = this.dims;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0;
+    for (; i + 3 < n; i += 4) {
+      s0 += (d[off + i] as number) * (q[i] as number);
+      s1 += (d[off + i + 1] as number) * (q[i + 1] as number);
+      s2 += (d[off + i + 2] as number) * (q[i + 2] as number);
+      s3 += (d[off + i + 3] as number) * (q[i + 3] as number);
+    }
+    for (; i < n; i++) s0 += (d[off + i] as number) * (q[i] as number);
+    return s0 + s1 + s2 + s3;
+  }
+
+  /**
+   * Scores every row against the (normalised) query and returns the best `k` as [id, cosine]
+   * sorted descending; also returns every score through `all` when asked (for fusion).
+   */
+  topK(query: Float32Array, k: number, accept?: (id: string) => boolean): Array<[string, number]> {
+    if (query.length !== this.dims) throw new RangeError(`query of ${query.length} dims for a ${this.dims}-dim index`);
+    const n = this.rowIds.length;
+    const kk = Math.max(0, Math.min(k, n));
+    if (kk === 0) return [];
+    // Bounded min-heap of (score, row).
+    const hs = new Float64Array(kk), hr = new Int32Array(kk);
+    let size = 0;
+    for (let r = 0; r < n; r++) {
+      const s = this.dot(r, query);
+      if (size === kk && s <= (hs[0] as number)) continue;
+      if (accept && !accept(this.rowIds[r] as string)) continue;
+      if (size < kk) {
+        let i = size++;
+        while (i > 0) { const p = (i - 1) >> 1; if ((hs[p] as number) <= s) break; hs[i] = hs[p] as number; hr[i] = hr[p] as number; i = p; }
+        hs[i] = s; hr[i] = r;
+      } else {
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1, rr = l + 1;
+          let m = i, ms = s;
+          if (l < kk && (hs[l] as number) < ms) { m = l; ms = hs[l] as number; }
+          if (rr < kk && (hs[rr] as number) < ms) { m = rr; }
+          if (m === i) break;
+          hs[i] = hs[m] as number; hr[i] = hr[m] as number; i = m;
+        }
+        hs[i] = s; hr[i] = r;
+      }
+    }
+    const out: Array<[string, number]> = [];
+    for (let i = 0; i < size; i++) out.push([this.rowIds[hr[i] as number] as string, hs[i] as number]);
+    return out.sort((a, b) => b[1] - a[1]);
+  }
+}
+
+/** Decodes a float32 BLOB (little-endian, as written by the store) without copying when aligned. */
+export function blobToFloat32(blob: Uint8Array, dims?: number): Float32Array {
+  const n = Math.floor(blob.byteLength / 4);
+  if (dims !== undefined && n !== dims) throw new RangeError(`vector blob holds ${n} floats, expected ${dims}`);
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, n);
+  return new Float32Array(blob.slice().buffer, 0, n);
+}
+
+/** l2-normalises a vector (a copy); a zero vector stays zero. */
+export function normalise(v: ArrayLike<number>): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += (v[i] as number) ** 2;
+  const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = (v[i] as number) * inv;
+  return out;
+}

@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
+import { applyDampening, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
+import { applyCurrentness, currentnessFactor, isHistoricalQuery } from '../../../src/core/recall/currentness';
+import type { AttributeState } from '../../../src/core/recall/currentness';
+import { cand } from './candidateFixture';
+
+const d = DEFAULT_SEARCH_CONFIG.dampening;
+const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
+const long = (s: string): string => s + ' — padded so the content is well over fifty characters long.';
+
+describe('recall dampening: gravity', () => {
+  it('halves a semantic-only match above 0.3 sharing no query word', () => {
+    const c = cand('v', 0.6, { content: long('Kubernetes ingress controller'), channels: { semantic: 0.8 } });
+    applyDampening([c], ['postgres', 'port'], undefined, { ...d, resolutionEnabled: false });
+    close(c.score, 0.3);
+    assert.equal(c.explain.penalties[0]?.stage, 'gravity');
+  });
+
+  it('spares lexical hits, overlapping content, low scores, and the switched-off stage', () => {
+    const lex = cand('l', 0.6, { content: 'unrelated words', channels: { lexical: 0.5, semantic: 0.8 } });
+    const overlap = cand('o', 0.6, { content: 'the postgres server', channels: { semantic: 0.8 } });
+    const low = cand('w', 0.3, { content: 'unrelated words', channels: { semantic: 0.4 } });
+    applyDampening([lex, overlap, low], ['postgres'], undefined, { ...d, resolutionEnabled: false });
+    assert.deepEqual([lex.score, overlap.score, low.score], [0.6, 0.6, 0.3]);
+    const off = cand('v', 0.6, { content: 'unrelated', channels: { semantic: 0.8 } });
+    applyDampening([off], ['postgres'], undefined, { ...d, gravityEnabled: false, resolutionEnabled: false });
+    assert.equal(off.score, 0.6);
+  });
+});
+
+describe('recall dampening: hub', () => {
+  it('takes the P90 as sorted[floor(n·0.9)]', () => {
+    assert.equal(percentileThreshold([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9), 10);
+    assert.equal(percentileThreshold([5, 1, 3], 0.9), 5);
+  });
+
+  it('multiplies by 0.7 only when every linked entity is a hub', () => {
+    const degreeByEntity = new Map([['e1', 1], ['e2', 2], ['e3', 3], ['e4', 4], ['e5', 5], ['e6', 6], ['e7', 7], ['e8', 8], ['e9', 9], ['hub', 100]]);
+    const entitiesByMemory = new Map([['allHub', ['hub']], ['mixed', ['hub', 'e1']], ['none', [] as string[]]]);
+    const [a, b, c] = [cand('allHub', 0.5), cand('mixed', 0.5), cand('none', 0.5)];
+    applyDampening([a!, b!, c!], [], { entitiesByMemory, degreeByEntity }, { ...d, resolutionEnabled: false });
+    close(a!.score, 0.35);
+    assert.equal(b!.score, 0.5);
+    assert.equal(c!.score, 0.5);
+  });
+});
+
+describe('recall dampening: resolution', () => {
+  it('boosts constraints and decisions ×1.2, dated content ×1.1, short content not at all', () => {
+    close(resolutionFactor(cand('a', 1, { type: 'decision', content: long('We chose Postgres') }), d), 1.2);
+    close(resolutionFactor(cand('b', 1, { type: 'constraint', content: long('Never push to main') }), d), 1.2);
+    close(resolutionFactor(cand('c', 1, { content: long('Released on 2026-03-14') }), d), 1.1);
+    close(resolutionFactor(cand('e', 1, { content: long('Shipped in March') }), d), 1.1);
+    assert.equal(resolutionFactor(cand('f', 1, { type: 'decision', content: 'We chose Postgres' }), d), 1);
+    assert.equal(resolutionFactor(cand('g', 1, { content: long('plain fact') }), d), 1);
+  });
+
+  it('re-sorts after dampening', () => {
+    const a = cand('a', 0.5, { content: long('plain fact') });
+    const b = cand('b', 0.45, { type: 'decision', content: long('We chose Postgres') });
+    assert.deepEqual(applyDampening([a, b], [], undefined, d).map((c) => c.id), ['b', 'a']); // 0.54 > 0.5
+  });
+});
+
+describe('recall structured currentness', () => {
+  const c = DEFAULT_SEARCH_CONFIG.currentness;
+  const sup: AttributeState = { status: 'superseded', content: 'API uses PostgreSQL', replacement: 'API uses MongoDB', replacementMemoryId: 'm2' };
+  const act: AttributeState = { status: 'active', content: 'API uses MongoDB' };
+
+  it('uses 0.65 / 0.85 / 1.03 multipliers', () => {
+    assert.equal(currentnessFactor([sup], c), 0.65);
+    assert.equal(currentnessFactor([sup, act], c), 0.85);
+    assert.equal(currentnessFactor([act], c), 1.03);
+    assert.equal(currentnessFactor([], c), 1);
+  });
+
+  it('down-weights a superseded memory and points to its replacement', () => {
+    const old = cand('m1', 0.8, { content: 'The API uses PostgreSQL' });
+    const cur = cand('m2', 0.6, { content: 'We migrated the API to MongoDB' });
+    const out = applyCurrentness([old, cur], new Map([['m1', [sup]], ['m2', [act]]]), 'what database does the API use', c);
+    close(old.score, 0.52);
+    close(cur.score, 0.618);
+    assert.deepEqual(out.map((x) => x.id), ['m2', 'm1']);
+    assert.match(old.explain.notes[0]!, /current replacement: API uses MongoDB \(memory m2\)/);
+  });
+
+  it('still lets historical questions find superseded facts', () => {
+    assert.ok(isHistoricalQuery('which database did the API use previously'));
+    const old = cand('m1', 0.8);
+    applyCurrentness([old], new Map([['m1', [sup]]]), 'what database did we use before the migration', c);
+    assert.equal(old.score, 0.8);
+    assert.equal(old.explain.notes.length, 2);
+  });
+});
