@@ -1,0 +1,95 @@
+/**
+ * Embedding and reranking configuration (issue 4). Sources: seed 000 (rerank topN 20, timeout
+ * 2,000 ms, embedding reranker 0.7 × original + 0.3 × cosine) and seed 001 (cross-encoder:
+ * rerankTopN 6, rerankTimeoutMs 1,500, off by default). VS Code settings mirror these names under
+ * `agentMemory.models.*`.
+ */
+
+/** Id of the bundled default model (folder `<models>/use-lite`, built by scripts/buildModel.mjs). */
+export const DEFAULT_EMBEDDING_MODEL = 'use-lite';
+/** Texts per inference call; 32 balances padding waste against per-call overhead (bench/models.ts). */
+export const DEFAULT_EMBED_BATCH_SIZE = 32;
+/** USE-lite keeps only its first 128 token positions (ClipToMaxLength in the TF graph). */
+export const USE_LITE_MAX_TOKENS = 128;
+/** USE-lite output width. */
+export const USE_LITE_DIMS = 512;
+/** ONNX Runtime intra-op threads for the embedding worker (the machines have 2 cores). */
+export const DEFAULT_INTRA_OP_THREADS = 2;
+
+/** Rerank head size and timeout for the generic rerank() (seed 000). */
+export const DEFAULT_RERANK_TOP_N = 20;
+export const DEFAULT_RERANK_TIMEOUT_MS = 2000;
+/** Embedding reranker blend (seed 000): 0.7 × original + 0.3 × cosine. */
+export const DEFAULT_RERANK_ORIGINAL_WEIGHT = 0.7;
+export const DEFAULT_RERANK_COSINE_WEIGHT = 0.3;
+/** Cross-encoder head and timeout (seed 001: ~140 ms per document on CPU). */
+export const DEFAULT_CROSS_ENCODER_TOP_N = 6;
+export const DEFAULT_CROSS_ENCODER_TIMEOUT_MS = 1500;
+/** Characters of each candidate sent to the LLM reranker. */
+export const DEFAULT_LLM_RERANK_SNIPPET_CHARS = 400;
+
+/** Model hub for the opt-in download; any server with the hub's URL layout works. */
+export const DEFAULT_MODEL_HUB_URL = 'https://huggingface.co';
+/** Per-request timeout of the downloader (connect and each chunk). */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 30_000;
+
+export type RerankProviderName = 'none' | 'embedding' | 'crossEncoder' | 'llm';
+
+export interface ModelConfig {
+  /** 'use-lite', a model folder path, or a downloaded hub id ("Xenova/all-MiniLM-L6-v2"). */
+  readonly embeddingModel: string;
+  readonly embedBatchSize: number;
+  readonly intraOpThreads: number;
+  readonly rerankProvider: RerankProviderName;
+  readonly rerankTopN: number;
+  readonly rerankTimeoutMs: number;
+  /** Cross-encoder model folder or downloaded hub id; empty = none (cross-encoder falls back). */
+  readonly crossEncoderModel: string;
+  readonly crossEncoderTopN: number;
+  readonly crossEncoderTimeoutMs: number;
+  readonly hubUrl: string;
+  readonly downloadTimeoutMs: number;
+}
+
+export const DEFAULT_MODEL_CONFIG: ModelConfig = {
+  embeddingModel: DEFAULT_EMBEDDING_MODEL,
+  embedBatchSize: DEFAULT_EMBED_BATCH_SIZE,
+  intraOpThreads: DEFAULT_INTRA_OP_THREADS,
+  rerankProvider: 'embedding',
+  rerankTopN: DEFAULT_RERANK_TOP_N,
+  rerankTimeoutMs: DEFAULT_RERANK_TIMEOUT_MS,
+  crossEncoderModel: '',
+  crossEncoderTopN: DEFAULT_CROSS_ENCODER_TOP_N,
+  crossEncoderTimeoutMs: DEFAULT_CROSS_ENCODER_TIMEOUT_MS,
+  hubUrl: DEFAULT_MODEL_HUB_URL,
+  downloadTimeoutMs: DEFAULT_DOWNLOAD_TIMEOUT_MS,
+};
+
+const RERANK_PROVIDERS: readonly RerankProviderName[] = ['none', 'embedding', 'crossEncoder', 'llm'];
+
+function clampInt(value: unknown, fallback: number, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+}
+
+/** Fills defaults and clamps user values into their ranges. */
+export function resolveModelConfig(partial: Partial<ModelConfig> = {}): ModelConfig {
+  const d = DEFAULT_MODEL_CONFIG;
+  return {
+    embeddingModel: text(partial.embeddingModel, d.embeddingModel),
+    embedBatchSize: clampInt(partial.embedBatchSize, d.embedBatchSize, 1, 256),
+    intraOpThreads: clampInt(partial.intraOpThreads, d.intraOpThreads, 1, 16),
+    rerankProvider: RERANK_PROVIDERS.includes(partial.rerankProvider as RerankProviderName) ? (partial.rerankProvider as RerankProviderName) : d.rerankProvider,
+    rerankTopN: clampInt(partial.rerankTopN, d.rerankTopN, 1, 200),
+    rerankTimeoutMs: clampInt(partial.rerankTimeoutMs, d.rerankTimeoutMs, 50, 60_000),
+    crossEncoderModel: typeof partial.crossEncoderModel === 'string' ? partial.crossEncoderModel.trim() : d.crossEncoderModel,
+    crossEncoderTopN: clampInt(partial.crossEncoderTopN, d.crossEncoderTopN, 1, 50),
+    crossEncoderTimeoutMs: clampInt(partial.crossEncoderTimeoutMs, d.crossEncoderTimeoutMs, 50, 60_000),
+    hubUrl: text(partial.hubUrl, d.hubUrl).replace(/\/+$/, ''),
+    downloadTimeoutMs: clampInt(partial.downloadTimeoutMs, d.downloadTimeoutMs, 1000, 600_000),
+  };
+}
