@@ -13,6 +13,7 @@ import { CORE_MIGRATION } from './schema/coreSchema';
 import { GRAPH_MIGRATION } from './schema/graphSchema';
 import { SESSION_MIGRATION } from './schema/sessionSchema';
 import { META_TABLE } from './schema/coreSchema';
+import { feedbackLoopMigration } from '../feedback/feedbackMigration';
 
 export interface MigrationContext extends SqlWriter {
   /** Adds a column unless `PRAGMA table_info` already lists it. Returns whether it was added. */
@@ -28,7 +29,7 @@ export interface Migration {
 }
 
 /** Every migration of the store, in order. Later issues append theirs here. */
-export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration()];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -1,0 +1,73 @@
+import { MemoryError } from '../errors';
+import type { SqlReader, SqlWriter } from '../store/storeTypes';
+
+/**
+ * Entity pinning (seed 003 §1): the user's bet that an entity matters before the evidence does.
+ * Pinned entities are always focal (see pinnedFocal.ts). Scoped by agent_id; idempotent.
+ */
+export interface PinnedEntity {
+  readonly id: string;
+  readonly name: string;
+  readonly pinnedAt: string;
+}
+
+export interface PinResult {
+  readonly entityId: string;
+  readonly name: string;
+  readonly pinned: boolean;
+  readonly pinnedAt: string | null;
+  /** False when the entity already had the requested state (nothing written). */
+  readonly changed: boolean;
+}
+
+interface EntityPinRow { id: string; name: string; pinned: number; pinned_at: string | null }
+
+function requireEntities(db: SqlReader): void {
+  if (!db.hasTable('entities')) throw new MemoryError('E_NOT_FOUND', 'There is no knowledge graph yet, so there is nothing to pin.');
+}
+
+/** Canonical form used to match a name (lowercase, whitespace collapsed; as the graph stores it). */
+export function canonicalEntityName(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** Finds an entity of the agent by id, exact name or canonical name. */
+export function findEntity(db: SqlReader, agentId: string, idOrName: string): EntityPinRow | undefined {
+  if (!db.hasTable('entities')) return undefined;
+  const key = idOrName.trim();
+  if (!key) return undefined;
+  return db.get<EntityPinRow>('SELECT id, name, pinned, pinned_at FROM entities WHERE agent_id = ? AND id = ?', [agentId, key])
+    ?? db.get<EntityPinRow>('SELECT id, name, pinned, pinned_at FROM entities WHERE agent_id = ? AND canonical_name = ? ORDER BY mentions DESC, id LIMIT 1', [agentId, canonicalEntityName(key)]);
+}
+
+function entityOrThrow(db: SqlReader, agentId: string, idOrName: string): EntityPinRow {
+  requireEntities(db);
+  const e = findEntity(db, agentId, idOrName);
+  if (!e) throw new MemoryError('E_NOT_FOUND', `No entity named '${idOrName.trim()}' in this memory.`, { entity: idOrName, agentId });
+  return e;
+}
+
+/** Pins an entity; pinning a pinned entity changes nothing (its pinned_at is kept). */
+export function pinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string): PinResult {
+  const e = entityOrThrow(db, agentId, idOrName);
+  if (e.pinned && e.pinned_at) return { entityId: e.id, name: e.name, pinned: true, pinnedAt: e.pinned_at, changed: false };
+  db.run('UPDATE entities SET pinned = 1, pinned_at = ?, updated_at = ? WHERE id = ? AND agent_id = ?', [nowIso, nowIso, e.id, agentId]);
+  return { entityId: e.id, name: e.name, pinned: true, pinnedAt: nowIso, changed: true };
+}
+
+/** Unpins an entity; unpinning an unpinned entity changes nothing. */
+export function unpinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string): PinResult {
+  const e = entityOrThrow(db, agentId, idOrName);
+  if (!e.pinned) return { entityId: e.id, name: e.name, pinned: false, pinnedAt: null, changed: false };
+  db.run('UPDATE entities SET pinned = 0, pinned_at = NULL, updated_at = ? WHERE id = ? AND agent_id = ?', [nowIso, e.id, agentId]);
+  return { entityId: e.id, name: e.name, pinned: false, pinnedAt: null, changed: true };
+}
+
+/** The agent's pinned entities, newest pin first; [] without the graph tables. */
+export function getPinnedEntities(db: SqlReader, agentId: string): PinnedEntity[] {
+  if (!db.hasTable('entities')) return [];
+  return db.all<{ id: string; name: string; pinned_at: string }>(
+    'SELECT id, name, pinned_at FROM entities WHERE agent_id = ? AND pinned = 1 ORDER BY pinned_at DESC, updated_at DESC, id',
+    [agentId],
+  ).map((r) => ({ id: r.id, name: r.name, pinnedAt: r.pinned_at }));
+}
