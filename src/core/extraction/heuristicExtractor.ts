@@ -1,0 +1,156 @@
+import type { EdgeKind, EntityType, ExtractionConfig, FactType } from '../config/extractionConfig';
+import { canonicalName } from '../graph/keys';
+import { nameKey } from './contract';
+import type { ExtractedEntity, ExtractedFact, ExtractedRelation, ExtractionPayload } from './contract';
+import { DEFAULT_MENTION_VOCABULARY, findMentions, techCategory } from './entityMentions';
+import type { Mention, MentionVocabulary } from './entityMentions';
+
+/**
+ * The deterministic extractor used when no LLM is configured, and as the fallback when an LLM
+ * answer is unusable (issue 5 §4). It reads sentence by sentence: entities from code-shaped
+ * tokens, paths, packages, URLs, technology terms and capitalised names; then decisions,
+ * migrations, preferences, dependencies and constraints as facts and relations with claim keys.
+ */
+
+/** Aspects and group keys the heuristic writes to; stable so later sentences hit the same slots. */
+export const HEURISTIC_ASPECTS = { dependencies: 'dependencies', decisions: 'decisions', preferences: 'preferences', constraints: 'constraints' } as const;
+export const USES_GROUP = 'uses';
+
+/** Importance and confidence the heuristic assigns (below typical LLM confidence; constraints rank high). */
+export const HEURISTIC_FACT_CONFIDENCE = 0.6;
+export const HEURISTIC_IMPORTANCE: Readonly<Record<FactType, number>> = {
+  constraint: 0.85, decision: 0.7, preference: 0.6, fact: 0.5, rationale: 0.5, procedural: 0.5, semantic: 0.5,
+};
+
+const CONSTRAINT_RE = /\b(must|never|always|required|mustn't|do not|don't)\b/i;
+const PREFER_RE = /\bprefer(?:s|red)?\s+(.+?)\s+(?:over|to|instead of|rather than)\s+(.+?)[.!?]?$/i;
+const MIGRATE_RE = /\b(migrated|migrate|moved|switched|switch|ported|changed|replaced)\b/i;
+const DECIDE_RE = /\b(decided|chose|choose|picked|selected|went with|settled on|adopted|opted for|will use)\b/i;
+const DEPEND_RE = /\b(uses|use|using|depends on|depend on|relies on|rely on|built on|built with|runs on|requires|require)\b/i;
+
+interface Draft {
+  entities: Map<string, ExtractedEntity>;
+  relations: Map<string, ExtractedRelation>;
+  facts: ExtractedFact[];
+}
+
+function splitSentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+}
+
+function declare(d: Draft, name: string, type: EntityType): string {
+  const key = nameKey(name);
+  if (!d.entities.has(key)) d.entities.set(key, { name, type, description: '' });
+  return (d.entities.get(key) as ExtractedEntity).name;
+}
+
+function relate(d: Draft, from: string, to: string, type: EdgeKind, instruction: string): void {
+  if (nameKey(from) === nameKey(to)) return;
+  d.relations.set(`${nameKey(from)}|${nameKey(to)}|${type}`, { from, to, type, instruction });
+}
+
+function fact(d: Draft, entity: string, type: FactType, content: string, aspect: string, group: string | null, claim: string | null): void {
+  d.facts.push({ entity, type, content, aspect, group_key: group, claim_key: claim, importance: HEURISTIC_IMPORTANCE[type], confidence: HEURISTIC_FACT_CONFIDENCE });
+}
+
+const before = (ms: Mention[], at: number): Mention[] => ms.filter((m) => m.end <= at);
+const after = (ms: Mention[], at: number): Mention[] => ms.filter((m) => m.start >= at);
+
+/** Claim slot for "X uses Y": Y's category when it is a known technology, else the object itself. */
+function usesClaim(object: string, vocab: MentionVocabulary, previous?: string): string {
+  return techCategory(object, vocab) ?? (previous ? techCategory(previous, vocab) : undefined) ?? `uses_${canonicalName(previous ?? object)}`;
+}
+
+/** A short noun phrase as a concept when a preference names no recognisable entity ("tabs"). */
+function phraseEntity(phrase: string, mentions: Mention[]): { name: string; type: EntityType } | undefined {
+  const m = mentions.find((x) => phrase.includes(x.name));
+  if (m) return { name: m.name, type: m.type };
+  const words = phrase.replace(/^(the|a|an|using)\s+/i, '').split(/\s+/).filter(Boolean);
+  if (!words.length || words.length > 4) return undefined;
+  return { name: words.join(' '), type: 'concept' };
+}
+
+function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
+  const mentions = findMentions(s, vocab);
+  for (const m of mentions) declare(d, m.name, m.type);
+  const isConstraint = CONSTRAINT_RE.test(s);
+  const pref = PREFER_RE.exec(s);
+  if (pref) {
+    const x = phraseEntity(pref[1] as string, mentions);
+    const y = phraseEntity(pref[2] as string, mentions);
+    if (x && y && nameKey(x.name) !== nameKey(y.name)) {
+      const xn = declare(d, x.name, x.type);
+      const yn = declare(d, y.name, y.type);
+      relate(d, xn, yn, 'preferred_over', s);
+      const pair = [canonicalName(xn), canonicalName(yn)].sort();
+      const owner = nameKey(pair[0] as string) === nameKey(xn) ? xn : yn;
+      fact(d, owner, 'preference', s, HEURISTIC_ASPECTS.preferences, 'preferred_over', `${pair[0]}_vs_${pair[1]}`);
+    }
+    return;
+  }
+  const mig = MIGRATE_RE.exec(s);
+  const toIdx = mig ? s.toLowerCase().indexOf(' to ', mig.index) : -1;
+  if (mig && toIdx > 0) {
+    const fromIdx = s.toLowerCase().indexOf(' from ', mig.index);
+    const between = before(after(mentions, mig.index), fromIdx > 0 && fromIdx < toIdx ? fromIdx : toIdx);
+    const subject = between[0];
+    const old = fromIdx > 0 && fromIdx < toIdx ? after(before(mentions, toIdx), fromIdx)[0] : undefined;
+    const object = after(mentions, toIdx)[0];
+    if (object) {
+      if (old) relate(d, object.name, old.name, 'replaces', s);
+      if (subject) {
+        relate(d, subject.name, object.name, 'uses', s);
+        fact(d, subject.name, 'decision', s, HEURISTIC_ASPECTS.dependencies, USES_GROUP, usesClaim(object.name, vocab, old?.name));
+      } else {
+        fact(d, object.name, 'decision', s, HEURISTIC_ASPECTS.decisions, 'decisions', techCategory(object.name, vocab) ?? null);
+      }
+      return;
+    }
+  }
+  const dec = DECIDE_RE.exec(s);
+  if (dec) {
+    const subject = before(mentions, dec.index).at(-1);
+    const object = after(mentions, dec.index + dec[0].length)[0];
+    if (subject && object) relate(d, subject.name, object.name, 'uses', s);
+    const owner = object ?? subject;
+    if (owner) fact(d, owner.name, isConstraint ? 'constraint' : 'decision', s, isConstraint ? HEURISTIC_ASPECTS.constraints : HEURISTIC_ASPECTS.decisions, null, null);
+    return;
+  }
+  const dep = DEPEND_RE.exec(s);
+  if (dep) {
+    const subject = before(mentions, dep.index).at(-1);
+    const objects = after(mentions, dep.index + dep[0].length);
+    const verb = dep[1]?.toLowerCase() ?? '';
+    const kind: EdgeKind = /depend|rel/.test(verb) ? 'depends_on' : /requir/.test(verb) ? 'requires' : 'uses';
+    if (subject) {
+      for (const o of objects) {
+        relate(d, subject.name, o.name, kind, s);
+        if (!isConstraint) fact(d, subject.name, 'fact', s, HEURISTIC_ASPECTS.dependencies, USES_GROUP, usesClaim(o.name, vocab));
+      }
+    }
+  }
+  if (isConstraint && mentions[0]) fact(d, mentions[0].name, 'constraint', s, HEURISTIC_ASPECTS.constraints, null, null);
+}
+
+/** Heuristic extraction of a whole text. Deterministic; never throws; respects the payload caps. */
+export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY): ExtractionPayload {
+  const d: Draft = { entities: new Map(), relations: new Map(), facts: [] };
+  for (const s of splitSentences(text.slice(0, cfg.maxInputChars))) sentenceFacts(d, s.slice(0, cfg.maxContentChars), vocab);
+  // Keep the entities that facts and relations need first, then the rest up to the cap.
+  const needed = new Set<string>([...d.relations.values()].flatMap((r) => [nameKey(r.from), nameKey(r.to)]).concat(d.facts.map((f) => nameKey(f.entity))));
+  const ordered = [...d.entities.entries()].sort(([a], [b]) => Number(needed.has(b)) - Number(needed.has(a)));
+  const kept = new Map(ordered.slice(0, cfg.maxEntities));
+  const relations = [...d.relations.values()].filter((r) => kept.has(nameKey(r.from)) && kept.has(nameKey(r.to))).slice(0, cfg.maxRelations);
+  const seen = new Set<string>();
+  const facts = d.facts.filter((f) => {
+    const k = `${nameKey(f.entity)}|${f.content}`;
+    if (!kept.has(nameKey(f.entity)) || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  }).slice(0, cfg.maxFacts);
+  return {
+    ...(kept.size ? { entities: [...kept.values()] } : {}),
+    ...(relations.length ? { relations } : {}),
+    ...(facts.length ? { facts } : {}),
+  };
+}
