@@ -1,0 +1,55 @@
+/**
+ * Graph facts the post-fusion stages need for a candidate set: entity links and mention degrees
+ * (hub dampening) and attribute states with replacements (structured currentness). Both are
+ * empty when the graph tables are absent.
+ */
+import type { SqlReader } from '../store/storeTypes';
+import type { AttributeState } from './currentness';
+import type { HubInput } from './dampening';
+
+const ph = (n: number): string => Array.from({ length: n }, () => '?').join(',');
+
+export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubInput {
+  const entitiesByMemory = new Map<string, string[]>();
+  const degreeByEntity = new Map<string, number>();
+  if (memoryIds.length === 0 || !db.hasTable('memory_entity_mentions')) return { entitiesByMemory, degreeByEntity };
+  const links = db.all<{ memory_id: string; entity_id: string }>(
+    `SELECT memory_id, entity_id FROM memory_entity_mentions WHERE memory_id IN (${ph(memoryIds.length)})`, [...memoryIds]);
+  for (const l of links) {
+    const list = entitiesByMemory.get(l.memory_id) ?? [];
+    list.push(l.entity_id);
+    entitiesByMemory.set(l.memory_id, list);
+    degreeByEntity.set(l.entity_id, 0);
+  }
+  const ents = [...degreeByEntity.keys()];
+  if (ents.length > 0) {
+    for (const r of db.all<{ entity_id: string; n: number }>(
+      `SELECT entity_id, COUNT(*) AS n FROM memory_entity_mentions WHERE entity_id IN (${ph(ents.length)}) GROUP BY entity_id`, ents)) {
+      degreeByEntity.set(r.entity_id, r.n);
+    }
+  }
+  return { entitiesByMemory, degreeByEntity };
+}
+
+export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[]): Map<string, AttributeState[]> {
+  const out = new Map<string, AttributeState[]>();
+  if (memoryIds.length === 0 || !db.hasTable('entity_attributes')) return out;
+  const rows = db.all<{ memory_id: string; status: 'active' | 'superseded'; content: string; repl: string | null; repl_mem: string | null }>(
+    `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem
+       FROM entity_attributes a LEFT JOIN entity_attributes r ON r.id = a.superseded_by
+      WHERE a.memory_id IN (${ph(memoryIds.length)}) AND a.status IN ('active', 'superseded')
+      ORDER BY a.importance DESC, a.created_at DESC`, [...memoryIds]);
+  for (const r of rows) {
+    const list = out.get(r.memory_id) ?? [];
+    const perStatus = list.filter((s) => s.status === r.status).length;
+    if (perStatus >= 3) continue;
+    const state: AttributeState = {
+      status: r.status, content: r.content,
+      ...(r.repl !== null ? { replacement: r.repl } : {}),
+      ...(r.repl_mem !== null && r.repl_mem !== r.memory_id ? { replacementMemoryId: r.repl_mem } : {}),
+    };
+    list.push(state);
+    out.set(r.memory_id, list);
+  }
+  return out;
+}

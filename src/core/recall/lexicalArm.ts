@@ -1,0 +1,105 @@
+/**
+ * The lexical arm and the hints arm over FTS5 (issue 6 items 1 and 3).
+ * Probing (seed 001): candidates come from one OR query over the Latin terms (bm25 over
+ * memories_fts) plus, for CJK terms, an instr() probe over live memories (unicode61 keeps a CJK run
+ * as one token, so FTS cannot find a CJK word inside a sentence; see bench/recall.ts for its cost).
+ * Each candidate's hits are counted over all terms, the majority-hit rule filters, and the channel
+ * score is (hits − 1 + bm25Norm) / terms. Without probing: one bm25 query, AND for ≤ 3 terms, else OR.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import type { SqlReader, SqlValue } from '../store/storeTypes';
+import { buildMatchExpression, plainOperator } from './ftsQuery';
+import { hasCjk } from './queryTerms';
+import { filterClause } from './recallFilter';
+import type { MemoryFilter } from './recallFilter';
+import { countHits, minHits, normaliseBm25, probedLexicalScore } from './termProbe';
+
+export interface LexicalHit {
+  readonly score: number;
+  readonly hits: number;
+  readonly termCount: number;
+}
+
+interface RawRow { id: string; content: string; rank: number }
+
+function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: number): RawRow[] {
+  const f = filterClause(filter);
+  return db.all<RawRow>(
+    `SELECT m.id AS id, m.content AS content, bm25(memories_fts) AS rank
+       FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+      WHERE memories_fts MATCH ? AND ${f.sql}
+      ORDER BY rank LIMIT ?`, [match, ...f.params, limit]);
+}
+
+function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] {
+  if (cjkTerms.length === 0) return [];
+  const f = filterClause(filter);
+  const hitSql = cjkTerms.map(() => '(instr(m.content, ?) > 0)').join(' + ');
+  return db.all<RawRow>(
+    `SELECT id, content, 0 AS rank FROM (
+       SELECT m.id AS id, m.content AS content, (${hitSql}) AS hits, m.created_at AS created_at FROM memories m WHERE ${f.sql}
+     ) WHERE hits > 0 ORDER BY hits DESC, created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
+}
+
+/** Lexical channel per memory id. `terms` come from queryTerms(). */
+export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig): Map<string, LexicalHit> {
+  const out = new Map<string, LexicalHit>();
+  if (terms.length === 0) return out;
+  const limit = cfg.topK * cfg.lexical.candidateFactor;
+  if (!cfg.lexical.probing) {
+    const match = buildMatchExpression(terms, plainOperator(terms.length));
+    if (!match) return out;
+    const rows = ftsRows(db, match, filter, cfg.topK);
+    const norm = normaliseBm25(rows.map((r) => r.rank));
+    rows.forEach((r, i) => out.set(r.id, { score: norm[i] as number, hits: countHits(terms, r.content), termCount: terms.length }));
+    return out;
+  }
+  const latin = terms.filter((t) => !hasCjk(t));
+  const cjk = terms.filter((t) => hasCjk(t));
+  const match = buildMatchExpression(latin, 'OR');
+  const fts = match ? ftsRows(db, match, filter, limit) : [];
+  const norm = normaliseBm25(fts.map((r) => r.rank));
+  const bm25ById = new Map<string, number>();
+  fts.forEach((r, i) => bm25ById.set(r.id, norm[i] as number));
+  const need = minHits(terms.length);
+  const scored: Array<[string, LexicalHit]> = [];
+  const seen = new Set<string>();
+  for (const r of [...fts, ...cjkRows(db, cjk, filter, limit)]) {
+    if (seen.has(r.id)) continue;
+    seen.add(r.id);
+    const hits = countHits(terms, r.content);
+    if (hits < need) continue;
+    // A CJK-only candidate has no bm25; it ranks by hits alone (bm25Norm 1 within its hit count).
+    const b = bm25ById.get(r.id) ?? 1;
+    scored.push([r.id, { score: probedLexicalScore(hits, terms.length, b), hits, termCount: terms.length }]);
+  }
+  scored.sort((a, b) => b[1].score - a[1].score);
+  for (const [id, hit] of scored.slice(0, limit)) out.set(id, hit);
+  return out;
+}
+
+/**
+ * Hints channel per memory id: memory_hints_fts over the same terms (OR), bm25 normalised per
+ * query, the majority-hit rule on the hint text, several hints of one memory merged by max.
+ */
+export function hintSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig): Map<string, number> {
+  const out = new Map<string, number>();
+  if (terms.length === 0 || !db.hasTable('memory_hints_fts')) return out;
+  const match = buildMatchExpression(terms.filter((t) => !hasCjk(t)), 'OR');
+  if (!match) return out;
+  const f = filterClause(filter);
+  const rows = db.all<{ id: string; hint: string; rank: number }>(
+    `SELECT h.memory_id AS id, h.hint AS hint, bm25(memory_hints_fts) AS rank
+       FROM memory_hints_fts JOIN memory_hints h ON h.rowid = memory_hints_fts.rowid JOIN memories m ON m.id = h.memory_id
+      WHERE memory_hints_fts MATCH ? AND ${f.sql}
+      ORDER BY rank LIMIT ?`, [match, ...f.params, cfg.topK * cfg.lexical.candidateFactor]);
+  const norm = normaliseBm25(rows.map((r) => r.rank));
+  const need = minHits(terms.length);
+  rows.forEach((r, i) => {
+    const hits = countHits(terms, r.hint);
+    if (hits < need) return;
+    const s = probedLexicalScore(hits, terms.length, norm[i] as number);
+    out.set(r.id, Math.max(out.get(r.id) ?? 0, s));
+  });
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * The recall request and its dependencies, with validation. The extension, chat participant and
+ * CLI build a RecallRequest; deps carry the config and the optional models.
+ */
+import type { Clock } from '../clock';
+import { MemoryError } from '../errors';
+import type { SearchConfig } from '../config/searchConfig';
+import { resolveSearchConfig } from '../config/searchConfig';
+import type { RecallFilter } from './overFetch';
+import type { RecallReranker } from './rerankHead';
+import type { VectorIndex } from './vectorIndex';
+
+export type RecallOnly = 'lexical' | 'vector';
+
+export interface RecallRequest {
+  readonly query: string;
+  /** Render width (default config.limit, 1..50). */
+  readonly limit?: number;
+  /** Session key: results and lexical hits are recorded in session_memories. */
+  readonly session?: string;
+  /** Only memories of this project. */
+  readonly project?: string;
+  readonly since?: string;
+  readonly until?: string;
+  /** One arm alone (evaluation and debugging). */
+  readonly only?: RecallOnly;
+  /** Retrieval width multiplier (seed 001), default config.overFetch. */
+  readonly overFetch?: number;
+  /** Drops candidates before slicing to the render width (e.g. "already visible in this chat"). */
+  readonly filter?: RecallFilter;
+  /** Checkpoint entity ids for focal resolution (seed 003). */
+  readonly checkpointEntityIds?: readonly string[];
+  /** Whether the results go into a prompt (session_memories.was_injected). */
+  readonly injected?: boolean;
+}
+
+/** The embedding seam recall needs (structurally the models module's Embedder). */
+export interface QueryEmbedder {
+  readonly id: string;
+  readonly dims: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+export interface RecallDeps {
+  readonly config?: SearchConfig;
+  readonly clock: Clock;
+  readonly embedder?: QueryEmbedder;
+  /** Kept across calls so the matrix updates incrementally; created on demand otherwise. */
+  readonly vectors?: VectorIndex;
+  /** Head reranker; default: the embedding blend (0.7·score + 0.3·cosine) when vectors exist. */
+  readonly reranker?: RecallReranker;
+  /** Update access counts and session rows (default true). */
+  readonly track?: boolean;
+}
+
+export const MAX_QUERY_CHARS = 4000;
+const ISO = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function validateRequest(req: RecallRequest): void {
+  if (typeof req.query !== 'string' || req.query.trim().length === 0) throw new MemoryError('E_INVALID_INPUT', 'The recall query is empty.');
+  if (req.query.length > MAX_QUERY_CHARS) throw new MemoryError('E_INVALID_INPUT', `The recall query is longer than ${MAX_QUERY_CHARS} characters.`);
+  if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 50)) throw new MemoryError('E_INVALID_INPUT', 'limit must be a whole number from 1 to 50.');
+  if (req.only !== undefined && req.only !== 'lexical' && req.only !== 'vector') throw new MemoryError('E_INVALID_INPUT', "only must be 'lexical' or 'vector'.");
+  for (const [k, v] of [['since', req.since], ['until', req.until]] as const) {
+    if (v !== undefined && (!ISO.test(v) || !Number.isFinite(Date.parse(v)))) throw new MemoryError('E_INVALID_INPUT', `${k} must be an ISO date.`);
+  }
+}
+
+/** The config for one request: `only` switches off every other arm and stage. */
+export function effectiveConfig(base: SearchConfig | undefined, req: RecallRequest): SearchConfig {
+  const cfg = base ?? resolveSearchConfig();
+  if (!req.only) return cfg;
+  const off = { enabled: false };
+  const lexical = req.only === 'lexical';
+  return {
+    ...cfg,
+    alpha: lexical ? 0 : 1,
+    lexical: { ...cfg.lexical, enabled: lexical },
+    vector: { enabled: !lexical },
+    hints: { ...cfg.hints, ...off },
+    graphBoost: { ...cfg.graphBoost, ...off },
+    traversal: { ...cfg.traversal, ...off },
+    facets: { ...cfg.facets, ...off },
+    temporalPrior: { ...cfg.temporalPrior, ...off },
+    recency: { ...cfg.recency, ...off },
+    currentness: { ...cfg.currentness, ...off },
+    dampening: { ...cfg.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false },
+    rerank: { ...cfg.rerank, ...off },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Keeps a VectorMatrix in step with the `embeddings` table for one embedding model: the first sync
+ * loads every memory vector of that model, later syncs read only rows with a larger rowid (new or
+ * replaced vectors) and rebuild only when rows disappeared. Cheap enough to call before every
+ * query (one indexed MAX/COUNT when nothing changed).
+ */
+import type { SqlReader } from '../store/storeTypes';
+import { VectorMatrix, blobToFloat32 } from './vectorMatrix';
+
+interface EmbeddingRow { rid: number; source_id: string; vector: Uint8Array; dimensions: number }
+
+export class VectorIndex {
+  private matrix: VectorMatrix;
+  private lastRowid = 0;
+  private rowCount = 0;
+  /** Vectors skipped because their width differs from the model's (stale or corrupt rows). */
+  skipped = 0;
+
+  constructor(readonly modelId: string, readonly dims: number) {
+    this.matrix = new VectorMatrix(dims);
+  }
+
+  get size(): number { return this.matrix.size; }
+  get vectors(): VectorMatrix { return this.matrix; }
+
+  sync(db: SqlReader): void {
+    if (!db.hasTable('embeddings')) return;
+    const stat = db.get<{ n: number; mx: number | null }>(
+      "SELECT COUNT(*) AS n, MAX(rowid) AS mx FROM embeddings WHERE model_id = ? AND source_type = 'memory'", [this.modelId]);
+    const n = stat?.n ?? 0, mx = stat?.mx ?? 0;
+    if (n === this.rowCount && mx === this.lastRowid) return;
+    if (n < this.rowCount || mx < this.lastRowid) this.reset();
+    const rows = db.all<EmbeddingRow>(
+      `SELECT rowid AS rid, source_id, vector, dimensions FROM embeddings
+        WHERE model_id = ? AND source_type = 'memory' AND source_id IS NOT NULL AND rowid > ? ORDER BY rowid`, [this.modelId, this.lastRowid]);
+    for (const r of rows) {
+      if (r.dimensions !== this.dims || r.vector.byteLength !== this.dims * 4) { this.skipped++; continue; }
+      this.matrix.upsert(r.source_id, blobToFloat32(r.vector, this.dims));
+    }
+    this.lastRowid = mx;
+    this.rowCount = n;
+    // A replaced row keeps its memory id, so the matrix never holds more rows than live vectors;
+    // if rows were deleted without a replacement, rebuild once from scratch.
+    if (this.matrix.size > n) { this.reset(); this.sync(db); }
+  }
+
+  private reset(): void {
+    this.matrix = new VectorMatrix(this.dims);
+    this.lastRowid = 0;
+    this.rowCount = 0;
+    this.skipped = 0;
+  }
+}
