@@ -22,7 +22,8 @@ import type { MemoryFilter } from './recallFilter';
 import type { RecallDeps, RecallRequest } from './recallRequest';
 import { applyDelta, sortByScore } from './recallTypes';
 import type { Candidate, ChannelScores } from './recallTypes';
-import { embeddingBlendReranker, rerankHead } from './rerankHead';
+import { rerankHead } from './rerankHead';
+import { createEmbeddingReranker } from '../models/embeddingReranker';
 import { applyRecencyTieBreak, applyTemporalPrior } from './temporalSignals';
 import { traverseKnowledgeGraph } from './traversal';
 import { VectorIndex } from './vectorIndex';
@@ -148,7 +149,7 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   }
   const now = deps.clock.now();
   cands = applyTemporalPrior(cands, req.query, now, hasTimeBounds(filter), cfg.temporalPrior);
-  const reranker = deps.reranker ?? (qvec ? embeddingBlendReranker(new Map(cands.slice(0, cfg.rerank.topN).map((c) => [c.id, c.channels.semantic]))) : undefined);
+  const reranker = deps.reranker ?? (qvec && vectors ? createEmbeddingReranker({ queryVector: qvec, vectorFor: (id) => vectors?.vectors.row(id) }) : undefined);
   const rr = await rerankHead(req.query, cands, reranker, cfg.rerank);
   if (rr.note) notes.push(rr.note);
   cands = rr.ranked;

@@ -7,7 +7,8 @@ import { MemoryError } from '../errors';
 import type { SearchConfig } from '../config/searchConfig';
 import { resolveSearchConfig } from '../config/searchConfig';
 import type { RecallFilter } from './overFetch';
-import type { RecallReranker } from './rerankHead';
+import type { Embedder } from '../models/embedder';
+import type { Reranker } from '../models/rerank';
 import type { VectorIndex } from './vectorIndex';
 
 export type RecallOnly = 'lexical' | 'vector';
@@ -34,12 +35,8 @@ export interface RecallRequest {
   readonly injected?: boolean;
 }
 
-/** The embedding seam recall needs (structurally the models module's Embedder). */
-export interface QueryEmbedder {
-  readonly id: string;
-  readonly dims: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
-}
+/** The part of the models module's Embedder recall needs (tests pass a deterministic fake). */
+export type QueryEmbedder = Pick<Embedder, 'id' | 'dims' | 'embed'>;
 
 export interface RecallDeps {
   readonly config?: SearchConfig;
@@ -48,7 +45,7 @@ export interface RecallDeps {
   /** Kept across calls so the matrix updates incrementally; created on demand otherwise. */
   readonly vectors?: VectorIndex;
   /** Head reranker; default: the embedding blend (0.7·score + 0.3·cosine) when vectors exist. */
-  readonly reranker?: RecallReranker;
+  readonly reranker?: Reranker;
   /** Update access counts and session rows (default true). */
   readonly track?: boolean;
 }

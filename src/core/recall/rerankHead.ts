@@ -1,60 +1,31 @@
 /**
- * Rerank of the head (seed 000, signet-spec §2.15): the first topN candidates go to the provider,
- * the tail is appended untouched; a timeout or a throw returns the original order; scores map back
- * by id, so no candidate is ever dropped or duplicated. The default provider is the embedding
- * reranker: 0.7 × score + 0.3 × cosine with the query (the semantic channel already holds it).
+ * Rerank of the head (issue 6 item 12) through the models module's rerank(): only the first topN
+ * candidates go to the provider, the tail is appended untouched, a timeout or throw keeps the
+ * original order, nothing is dropped. The default provider is the embedding reranker
+ * (0.7 × score + 0.3 × cosine over cached vectors, seed 000). Score changes land in explain.
  */
 import type { SearchConfig } from '../config/searchConfig';
+import { rerank } from '../models/rerank';
+import type { Reranker } from '../models/rerank';
 import type { Candidate } from './recallTypes';
 
-export interface RerankItem {
-  readonly id: string;
-  readonly content: string;
-  readonly score: number;
-}
-
-/** A reranker: returns new scores for (some of) the items; unknown ids are ignored. */
-export interface RecallReranker {
-  readonly id: string;
-  rerank(query: string, items: readonly RerankItem[]): Promise<readonly { id: string; score: number }[]>;
-}
-
-/** Embedding reranker over the semantic channel: 0.7·score + 0.3·cosine (signet-spec §2.15). */
-export function embeddingBlendReranker(cosineById: ReadonlyMap<string, number>): RecallReranker {
-  return {
-    id: 'embedding',
-    rerank: async (_q, items) => items.map((it) => {
-      const cos = cosineById.get(it.id);
-      return { id: it.id, score: cos === undefined ? it.score : 0.7 * it.score + 0.3 * cos };
-    }),
-  };
-}
-
-export async function rerankHead(query: string, cands: Candidate[], reranker: RecallReranker | undefined, cfg: SearchConfig['rerank']): Promise<{ ranked: Candidate[]; note?: string }> {
+export async function rerankHead(query: string, cands: Candidate[], reranker: Reranker | undefined, cfg: SearchConfig['rerank']): Promise<{ ranked: Candidate[]; note?: string }> {
   if (!cfg.enabled || !reranker || cands.length === 0) return { ranked: cands };
-  const head = cands.slice(0, cfg.topN);
-  const tail = cands.slice(cfg.topN);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), cfg.timeoutMs); });
-    const work = reranker.rerank(query, head.map((c) => ({ id: c.id, content: c.content, score: c.score })));
-    work.catch(() => undefined);
-    const out = await Promise.race([work, timeout]);
-    if (out === 'timeout') return { ranked: cands, note: `reranker ${reranker.id} timed out; original order kept` };
-    const byId = new Map<string, number>();
-    for (const r of out) if (Number.isFinite(r.score)) byId.set(r.id, r.score);
-    for (const c of head) {
-      const s = byId.get(c.id);
-      if (s === undefined || s === c.score) continue;
-      const delta = s - c.score;
-      c.score = s;
+  const items = cands.map((c) => ({ id: c.id, content: c.content, score: c.score }));
+  const out = await rerank(query, items, reranker, { topN: cfg.topN, timeoutMs: cfg.timeoutMs });
+  if (out.status !== 'reranked') return out.note === undefined ? { ranked: cands } : { ranked: cands, note: out.note };
+  const byId = new Map(cands.map((c) => [c.id, c]));
+  const ranked: Candidate[] = [];
+  for (const item of out.candidates) {
+    const c = byId.get(item.id);
+    if (!c) continue;
+    byId.delete(item.id);
+    const delta = item.score - c.score;
+    if (delta !== 0) {
+      c.score = item.score;
       (delta > 0 ? c.explain.boosts : c.explain.penalties).push({ stage: `rerank:${reranker.id}`, delta });
     }
-    const order = head.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i).map((x) => x.c);
-    return { ranked: order.concat(tail) };
-  } catch {
-    return { ranked: cands, note: `reranker ${reranker.id} failed; original order kept` };
-  } finally {
-    if (timer) clearTimeout(timer);
+    ranked.push(c);
   }
+  return { ranked: [...ranked, ...byId.values()] };
 }

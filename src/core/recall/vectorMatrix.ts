@@ -53,6 +53,12 @@ export class VectorMatrix {
     return true;
   }
 
+  /** A view of `id`'s normalised row (valid until the next upsert or removal), or undefined. */
+  row(id: string): Float32Array | undefined {
+    const row = this.rowOf.get(id);
+    return row === undefined ? undefined : this.data.subarray(row * this.dims, (row + 1) * this.dims);
+  }
+
   /** Cosine of `id`'s row with a normalised query, or undefined when the id has no vector. */
   cosine(id: string, query: Float32Array): number | undefined {
     const row = this.rowOf.get(id);
