@@ -47,7 +47,7 @@ describe('transformers.js models (tiny BERT-shaped fixture, not a real model)', 
       const single = await Promise.all(docs.slice(0, 6).map(async (d) => (await scorer.score('what port', [d]))[0] as number));
       const out = await rerank('what port', cands, createCrossEncoderReranker({ modelDir: dir }));
       assert.equal(out.status, 'reranked');
-      const expected = docs.slice(0, 6).map((d, i) => ({ id: `m${i}`, s: single[i] as number })).sort((a, b) => b.s - a.s);
+      const expected = docs.slice(0, 6).map((_d, i) => ({ id: `m${i}`, s: single[i] as number })).sort((a, b) => b.s - a.s);
       assert.deepEqual(out.candidates.slice(0, 6).map((c) => c.id), expected.map((x) => x.id));
       out.candidates.slice(0, 6).forEach((c, k) => assert.ok(Math.abs(c.score - (expected[k]?.s ?? NaN)) < 1e-5));
       assert.deepEqual(out.candidates.slice(6), cands.slice(6), 'tail untouched');
