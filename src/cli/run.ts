@@ -1,6 +1,9 @@
 import { MemoryError, userMessage } from '../core/errors';
 import { parseArgs } from './args';
 import type { ParsedArgs } from './args';
+import { rememberCommand } from './commands/remember';
+import { getCommand } from './commands/get';
+import { statsCommand } from './commands/stats';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -15,12 +18,19 @@ const USAGE = `usage: agent-memory [--store DIR] <command> [options]
 commands:
   help                 show this help
   version              print the version
+  remember [--type T] [--source-id ID] [--session S] [--project P] [--created-at ISO] TEXT
+                       store a memory; prints its id once durable
+  get ID [--json]      show one memory
+  stats [--json]       counts and store facts
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
 const commands: Record<string, CliCommand> = {
   help: async (_a, io) => { io.stdout(USAGE); return 0; },
   version: async (_a, io) => { io.stdout('0.1.0\n'); return 0; },
+  remember: rememberCommand,
+  get: getCommand,
+  stats: statsCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,0 +1,160 @@
+/**
+ * One process's position in the shared journal: the generation file it is reading, its open fd and
+ * the byte offset just past the last record it applied. Reading never needs the lock (records are
+ * only ever appended whole, under the lock, and verified by checksum); appending, creating a
+ * generation and cutting a damaged tail do.
+ */
+import { join } from 'node:path';
+import { MemoryError } from '../errors';
+import { decodeHeader, encodeHeader, JOURNAL_FORMAT, JOURNAL_HEADER_BYTES, scanRecords } from './journalCodec';
+import type { DecodedRecord, ScanStop } from './journalCodec';
+import { damagedName, errnoCode, fsyncDir, readAt, writeFully } from './storeFs';
+import type { StoreFs } from './storeFs';
+
+const JOURNAL_FILE = /^journal\.(\d{8})$/;
+
+export function journalPath(dir: string, generation: number): string {
+  return join(dir, `journal.${String(generation).padStart(8, '0')}`);
+}
+
+/** Generations present in the folder, ascending. */
+export function listGenerations(sfs: StoreFs, dir: string): number[] {
+  return sfs.readdirSync(dir).map((f) => JOURNAL_FILE.exec(f)?.[1]).filter((g): g is string => g !== undefined).map(Number).sort((a, b) => a - b);
+}
+
+export interface ReadResult {
+  readonly records: readonly DecodedRecord[];
+  readonly stop: ScanStop;
+  readonly stopOffset: number;
+  readonly size: number;
+}
+
+export class JournalTail {
+  private fd: number | undefined;
+
+  constructor(private readonly sfs: StoreFs, private readonly dir: string, public generation: number, public offset: number) {}
+
+  get path(): string { return journalPath(this.dir, this.generation); }
+
+  /** Opens the current generation if it exists. Returns false while it does not exist yet. */
+  open(): boolean {
+    if (this.fd !== undefined) return true;
+    let fd: number;
+    try {
+      fd = this.sfs.openSync(this.path, 'r+');
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return false;
+      throw e;
+    }
+    const header = decodeHeader(readAt(this.sfs, fd, 0, JOURNAL_HEADER_BYTES));
+    if (!header) {
+      this.sfs.closeSync(fd);
+      throw new MemoryError('E_STORE_CORRUPT', `The memory store journal ${this.path} has a damaged header.`);
+    }
+    if (header.format > JOURNAL_FORMAT) {
+      this.sfs.closeSync(fd);
+      throw new MemoryError('E_STORE_NEWER_SCHEMA', `The memory store journal ${this.path} was written by a newer version of Agent Memory (format ${header.format}). Update the extension or CLI; the store was left untouched.`);
+    }
+    this.fd = fd;
+    if (this.offset < JOURNAL_HEADER_BYTES) this.offset = JOURNAL_HEADER_BYTES;
+    return true;
+  }
+
+  firstSeq(): number | undefined {
+    if (!this.open() || this.fd === undefined) return undefined;
+    return decodeHeader(readAt(this.sfs, this.fd, 0, JOURNAL_HEADER_BYTES))?.firstSeq;
+  }
+
+  size(): number {
+    return this.fd === undefined ? 0 : this.sfs.fstatSync(this.fd).size;
+  }
+
+  /** Cheap check: has anything been appended past our offset? */
+  hasNew(): boolean {
+    if (!this.open()) return false;
+    return this.size() > this.offset;
+  }
+
+  /** Decodes the complete, valid records past the offset (does not move the offset). */
+  readNew(): ReadResult {
+    if (!this.open() || this.fd === undefined) return { records: [], stop: 'end', stopOffset: this.offset, size: 0 };
+    const size = this.size();
+    if (size <= this.offset) return { records: [], stop: 'end', stopOffset: this.offset, size };
+    const buf = readAt(this.sfs, this.fd, this.offset, size - this.offset);
+    return { ...scanRecords(buf, this.offset), size };
+  }
+
+  /** Bytes from `from` to the end (for keeping a damaged tail aside). */
+  bytesFrom(from: number): Buffer {
+    if (this.fd === undefined) return Buffer.alloc(0);
+    return readAt(this.sfs, this.fd, from, Math.max(0, this.size() - from));
+  }
+
+  /** Moves to the next generation (after its rotate record). */
+  switchTo(generation: number): void {
+    this.closeFd();
+    this.generation = generation;
+    this.offset = JOURNAL_HEADER_BYTES;
+  }
+
+  /** Creates the current generation file (caller holds the lock). */
+  create(firstSeq: number): void {
+    const fd = this.sfs.openSync(this.path, 'wx', 0o644);
+    try {
+      writeFully(this.sfs, fd, encodeHeader({ format: JOURNAL_FORMAT, generation: this.generation, firstSeq }), 0);
+      this.sfs.fsyncSync(fd);
+    } catch (e) {
+      this.sfs.closeSync(fd);
+      try { this.sfs.unlinkSync(this.path); } catch { /* best effort */ }
+      throw e;
+    }
+    fsyncDir(this.sfs, this.dir);
+    this.fd = fd;
+    this.offset = JOURNAL_HEADER_BYTES;
+  }
+
+  /** Appends whole records at the end and makes them durable (caller holds the lock). */
+  append(data: Uint8Array): void {
+    if (this.fd === undefined) throw new MemoryError('E_INTERNAL', 'The journal is not open.');
+    try {
+      writeFully(this.sfs, this.fd, data, this.offset);
+      this.sfs.fdatasyncSync(this.fd);
+    } catch (e) {
+      // Remove whatever part reached the file so the next writer finds a clean end.
+      try { this.sfs.ftruncateSync(this.fd, this.offset); } catch { /* the next lock holder cuts the torn tail */ }
+      throw e;
+    }
+    this.offset += data.length;
+  }
+
+  /**
+   * Cuts the file at `at` after saving the bytes past it to a timestamped file next to it (caller
+   * holds the lock). Returns the saved file's path.
+   */
+  cutDamagedTail(at: number, nowMs: number): { savedAs: string; bytes: Buffer } {
+    if (this.fd === undefined) throw new MemoryError('E_INTERNAL', 'The journal is not open.');
+    const bytes = this.bytesFrom(at);
+    const savedAs = damagedName(this.path, nowMs);
+    const fd = this.sfs.openSync(savedAs, 'wx', 0o644);
+    try {
+      writeFully(this.sfs, fd, bytes, 0);
+      this.sfs.fsyncSync(fd);
+    } finally {
+      this.sfs.closeSync(fd);
+    }
+    this.sfs.ftruncateSync(this.fd, at);
+    this.sfs.fdatasyncSync(this.fd);
+    fsyncDir(this.sfs, this.dir);
+    this.offset = at;
+    return { savedAs, bytes };
+  }
+
+  close(): void { this.closeFd(); }
+
+  private closeFd(): void {
+    if (this.fd !== undefined) {
+      try { this.sfs.closeSync(this.fd); } catch { /* already closed */ }
+      this.fd = undefined;
+    }
+  }
+}
