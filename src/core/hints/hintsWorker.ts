@@ -1,0 +1,95 @@
+import type { Clock } from '../clock';
+import type { HintsConfig } from '../config/hintsConfig';
+import { userMessage } from '../errors';
+import type { LlmClient } from '../hostContext';
+import type { Logger } from '../logger';
+import type { MemoryStore } from '../store/storeTypes';
+import { completeHintsJob, failHintsJob, leaseHintsJob, memoryContent } from './hintsJobs';
+import { buildHintsPrompt, parseHints } from './hintsText';
+
+/**
+ * The prospective hints worker (seed 000; issue 7, item 3): polls prospective_index jobs, asks the
+ * LLM for up to hints.max questions per memory, stores them. Without an LLM (or disabled) it stays
+ * idle and its status says why.
+ */
+export interface HintsWorkerStatus {
+  readonly state: 'disabled' | 'idle' | 'running';
+  readonly reason: string;
+  readonly processed: number;
+  readonly hintsWritten: number;
+  readonly failures: number;
+}
+
+export interface HintsWorkerDeps {
+  readonly store: MemoryStore;
+  readonly llm: LlmClient | undefined;
+  readonly config: HintsConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly owner: string;
+  readonly newId: () => string;
+}
+
+export class HintsWorker {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private busy = false;
+  private processed = 0;
+  private hintsWritten = 0;
+  private failures = 0;
+
+  constructor(private readonly deps: HintsWorkerDeps) {}
+
+  status(): HintsWorkerStatus {
+    const counts = { processed: this.processed, hintsWritten: this.hintsWritten, failures: this.failures };
+    if (!this.deps.config.enabled) return { state: 'disabled', reason: 'Prospective hints are turned off (agentMemory.hints.enabled).', ...counts };
+    if (!this.deps.llm) return { state: 'idle', reason: 'No language model is configured, so no hints are generated; jobs wait until one is.', ...counts };
+    return { state: 'running', reason: `Generating up to ${this.deps.config.max} hints per memory with ${this.deps.llm.label}.`, ...counts };
+  }
+
+  /** Starts polling when enabled and an LLM exists; otherwise stays idle. Returns the status. */
+  start(): HintsWorkerStatus {
+    const s = this.status();
+    if (s.state === 'running' && !this.timer) {
+      this.timer = setInterval(() => { void this.runOnce().catch((e: unknown) => this.deps.logger.warn(`hints worker: ${userMessage(e)}`)); }, this.deps.config.pollMs);
+      this.timer.unref?.();
+    }
+    return s;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Processes up to batchSize due jobs; returns how many it handled. Never throws for a job's failure. */
+  async runOnce(): Promise<number> {
+    const llm = this.deps.llm;
+    if (!this.deps.config.enabled || !llm || this.busy) return 0;
+    this.busy = true;
+    let handled = 0;
+    try {
+      const { store, clock, config } = this.deps;
+      for (let i = 0; i < config.batchSize; i++) {
+        const now = clock.now();
+        const job = await store.write('hints-lease', (db) => db.hasTable('memory_jobs')
+          ? leaseHintsJob(db, this.deps.owner, new Date(now).toISOString(), new Date(now + config.timeoutMs * 2).toISOString()) : undefined);
+        if (!job) break;
+        handled++;
+        const content = store.read((db) => memoryContent(db, job.memoryId));
+        try {
+          const hints = content === undefined ? [] : parseHints(await llm.complete(buildHintsPrompt(content, config.max), { timeoutMs: config.timeoutMs }), config.max);
+          const n = await store.write('hints', (db) => completeHintsJob(db, job, hints, new Date(clock.now()).toISOString(), this.deps.newId));
+          this.processed++;
+          this.hintsWritten += n;
+        } catch (e) {
+          this.failures++;
+          const state = await store.write('hints-fail', (db) => failHintsJob(db, job, userMessage(e), clock.now()));
+          this.deps.logger.warn(`hints: job for memory ${job.memoryId.slice(0, 8)} failed (${userMessage(e)}); ${state}`);
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+    return handled;
+  }
+}

@@ -1,0 +1,84 @@
+import { MemoryError } from '../errors';
+import type { SqlReader, SqlWriter } from '../store/storeTypes';
+
+/**
+ * Rows of the session lifecycle: the sessions table (status active → ending → ended, with the last
+ * completed end step so a half-finished end resumes) and the transcript in session_turns.
+ */
+export type SessionStatus = 'active' | 'ending' | 'ended';
+export type EndReason = 'explicit' | 'idle' | 'superseded' | 'shutdown' | 'resumed';
+
+export interface SessionRow {
+  readonly session_key: string;
+  readonly agent_id: string;
+  readonly project: string | null;
+  readonly harness: string | null;
+  readonly status: SessionStatus;
+  readonly prompt_count: number;
+  readonly summary: string | null;
+  readonly started_at: string;
+  readonly last_activity_at: string | null;
+  readonly ended_at: string | null;
+  readonly end_step: string | null;
+  readonly end_reason: string | null;
+  readonly focal_entity_ids: string;
+}
+
+const SESSION_COLUMNS = 'session_key, agent_id, project, harness, status, prompt_count, summary, started_at, last_activity_at, ended_at, end_step, end_reason, focal_entity_ids';
+/** Longest session key accepted (keys come from harnesses and the CLI). */
+export const MAX_SESSION_KEY = 200;
+
+export function validateSessionKey(key: string): string {
+  const k = key.trim();
+  if (!k || k.length > MAX_SESSION_KEY || [...k].some((ch) => ch.charCodeAt(0) < 0x20)) {
+    throw new MemoryError('E_INVALID_INPUT', `A session key must be 1–${MAX_SESSION_KEY} printable characters.`);
+  }
+  return k;
+}
+
+export function getSession(db: SqlReader, sessionKey: string): SessionRow | undefined {
+  if (!db.hasTable('sessions')) return undefined;
+  return db.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`, [sessionKey]);
+}
+
+export function insertSession(db: SqlWriter, s: { sessionKey: string; agentId: string; project: string | null; harness: string | null; nowIso: string; focalEntityIds: readonly string[] }): void {
+  db.run(`INSERT INTO sessions (session_key, agent_id, project, harness, status, prompt_count, started_at, last_activity_at, created_at, updated_at, focal_entity_ids)
+          VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?)`,
+  [s.sessionKey, s.agentId, s.project, s.harness, s.nowIso, s.nowIso, s.nowIso, s.nowIso, JSON.stringify(s.focalEntityIds)]);
+}
+
+/** Sessions of the agent that are still active or half-ended, oldest first. */
+export function openSessions(db: SqlReader, agentId: string): SessionRow[] {
+  if (!db.hasTable('sessions')) return [];
+  return db.all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE agent_id = ? AND status IN ('active', 'ending') ORDER BY started_at, session_key`, [agentId]);
+}
+
+export function appendTurn(db: SqlWriter, sessionKey: string, role: string, text: string, nowIso: string, id: string): number {
+  const seq = (db.get<{ n: number | null }>('SELECT MAX(seq) AS n FROM session_turns WHERE session_key = ?', [sessionKey])?.n ?? -1) + 1;
+  db.run('INSERT INTO session_turns (id, session_key, seq, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)', [id, sessionKey, seq, role, text, nowIso]);
+  const prompt = role === 'user' ? 1 : 0;
+  db.run('UPDATE sessions SET prompt_count = prompt_count + ?, last_activity_at = ?, updated_at = ? WHERE session_key = ?', [prompt, nowIso, nowIso, sessionKey]);
+  return seq;
+}
+
+/** The transcript as "User: …" / "Assistant: …" lines (the shape the summary contracts expect), capped from the end. */
+export function loadTranscript(db: SqlReader, sessionKey: string, maxChars: number): string {
+  if (!db.hasTable('session_turns')) return '';
+  const turns = db.all<{ role: string; text: string }>('SELECT role, text FROM session_turns WHERE session_key = ? ORDER BY seq', [sessionKey]);
+  const text = turns.map((t) => `${t.role === 'user' ? 'User' : t.role === 'assistant' ? 'Assistant' : 'Tool'}: ${t.text}`).join('\n');
+  return text.length > maxChars ? text.slice(text.length - maxChars) : text;
+}
+
+export function markEnding(db: SqlWriter, sessionKey: string, reason: EndReason, nowIso: string): void {
+  db.run("UPDATE sessions SET status = 'ending', end_reason = COALESCE(end_reason, ?), ended_at = COALESCE(ended_at, ?), updated_at = ? WHERE session_key = ? AND status = 'active'",
+    [reason, nowIso, nowIso, sessionKey]);
+}
+
+export function setEndStep(db: SqlWriter, sessionKey: string, step: string, nowIso: string, summary?: string): void {
+  if (summary !== undefined) db.run('UPDATE sessions SET end_step = ?, summary = ?, updated_at = ? WHERE session_key = ?', [step, summary, nowIso, sessionKey]);
+  else db.run('UPDATE sessions SET end_step = ?, updated_at = ? WHERE session_key = ?', [step, nowIso, sessionKey]);
+}
+
+export function markEnded(db: SqlWriter, sessionKey: string, nowIso: string): void {
+  db.run("UPDATE sessions SET status = 'ended', end_step = 'done', updated_at = ? WHERE session_key = ?", [nowIso, sessionKey]);
+}

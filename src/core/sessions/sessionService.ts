@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { FeedbackConfig } from '../config/feedbackConfig';
+import type { HintsConfig } from '../config/hintsConfig';
+import type { SessionConfig } from '../config/sessionConfig';
+import { MemoryError, userMessage } from '../errors';
+import type { LlmClient } from '../hostContext';
+import type { Logger } from '../logger';
+import type { MemoryStore } from '../store/storeTypes';
+import { processFeedbackTelemetry } from '../feedback/feedbackTelemetry';
+import type { FeedbackTelemetry, FeedbackTelemetrySnapshot } from '../feedback/feedbackTelemetry';
+import type { PropagateMemoryStatus } from '../feedback/sessionFeedback';
+import type { FocalEntities } from '../pinning/pinnedFocal';
+import { finishSessionEnd } from './sessionEnd';
+import type { SessionCapture, SessionEndReport } from './sessionEnd';
+import { appendTurn, getSession, markEnding, openSessions, validateSessionKey } from './sessionRecords';
+import type { EndReason } from './sessionRecords';
+import { buildSessionStart } from './sessionStart';
+import type { FocalResolver, InjectedCandidate } from './sessionStart';
+
+/**
+ * The session lifecycle the extension and the CLI drive (issue 7, item 1):
+ * start → turn* → end (explicit, idle timeout, superseded by a new session, or shutdown), with
+ * session-end processing resumable across windows (sessions.status 'ending' + end_step).
+ */
+export interface SessionServiceDeps {
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly llm: LlmClient | undefined;
+  readonly session: SessionConfig;
+  readonly feedback: FeedbackConfig;
+  readonly hints: HintsConfig;
+  readonly graphEnabled: boolean;
+  /** Agent scope of every row (default 'default'). */
+  readonly agentId?: string;
+  /** Focal entity resolution of the recall module (pins are unioned in here regardless). */
+  readonly resolveFocal?: FocalResolver;
+  readonly capture?: SessionCapture;
+  readonly propagate?: PropagateMemoryStatus;
+  readonly telemetry?: FeedbackTelemetry;
+  readonly newId?: () => string;
+}
+
+export interface SessionStartOptions {
+  readonly sessionKey?: string;
+  readonly project?: string | null;
+  readonly harness?: string | null;
+  /** First prompt or other text whose tokens help resolve focal entities. */
+  readonly query?: string;
+}
+
+export interface SessionStartResult {
+  readonly sessionKey: string;
+  /** False when the session already existed (its earlier injection is returned). */
+  readonly created: boolean;
+  readonly injected: readonly InjectedCandidate[];
+  readonly candidateCount: number;
+  readonly focal: FocalEntities;
+  readonly predictorLive: boolean;
+  /** Sessions this start ended (superseded or idle). */
+  readonly ended: readonly SessionEndReport[];
+}
+
+/** An 'ending' session untouched for this long is taken over by another window. */
+export const STALE_ENDING_MS = 2 * 60_000;
+
+export class SessionService {
+  private readonly agentId: string;
+  private readonly newId: () => string;
+  private readonly telemetry: FeedbackTelemetry;
+  private readonly mine = new Set<string>();
+  private readonly ending = new Map<string, Promise<SessionEndReport | undefined>>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly deps: SessionServiceDeps) {
+    this.agentId = deps.agentId ?? 'default';
+    this.newId = deps.newId ?? randomUUID;
+    this.telemetry = deps.telemetry ?? processFeedbackTelemetry;
+  }
+
+  feedbackTelemetry(): FeedbackTelemetrySnapshot {
+    return this.telemetry.snapshot();
+  }
+
+  async start(options: SessionStartOptions = {}): Promise<SessionStartResult> {
+    const key = validateSessionKey(options.sessionKey ?? this.newId());
+    const project = options.project ?? null;
+    const existing = this.deps.store.read((db) => getSession(db, key));
+    if (existing && existing.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has already ended; start a new one.`);
+    const ended: SessionEndReport[] = [];
+    if (!existing) {
+      const nowMs = this.deps.clock.now();
+      for (const s of this.deps.store.read((db) => openSessions(db, this.agentId))) {
+        const idle = s.status === 'active' && Date.parse(s.last_activity_at ?? s.started_at) < nowMs - this.deps.session.idleTimeoutMs;
+        const superseded = s.status === 'active' && s.project === project && s.harness === (options.harness ?? null);
+        if (idle || superseded) {
+          const r = await this.end(s.session_key, idle ? 'idle' : 'superseded');
+          if (r) ended.push(r);
+        }
+      }
+    }
+    const built = await buildSessionStart({ ...this.deps, agentId: this.agentId, newId: this.newId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
+    this.mine.add(key);
+    return { sessionKey: key, created: !existing, ...built, ended };
+  }
+
+  /** Records one turn of the transcript; the session must be active. Returns the turn's sequence number. */
+  async turn(sessionKey: string, role: 'user' | 'assistant' | 'tool', text: string): Promise<number> {
+    const key = validateSessionKey(sessionKey);
+    if (!text.trim()) throw new MemoryError('E_INVALID_INPUT', 'A turn needs some text.');
+    return this.deps.store.write('session-turn', (db) => {
+      const s = getSession(db, key);
+      if (!s) throw new MemoryError('E_NOT_FOUND', `No session '${key}'. Start one first.`);
+      if (s.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has ended.`);
+      return appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId());
+    });
+  }
+
+  /**
+   * Ends a session and runs (or resumes) its end processing. Returns undefined when another
+   * window is ending it right now. Ending an ended session returns undefined as well.
+   */
+  async end(sessionKey: string, reason: EndReason = 'explicit'): Promise<SessionEndReport | undefined> {
+    const key = validateSessionKey(sessionKey);
+    const inFlight = this.ending.get(key);
+    if (inFlight) return inFlight;
+    const run = this.runEnd(key, reason).finally(() => { this.ending.delete(key); this.mine.delete(key); });
+    this.ending.set(key, run);
+    return run;
+  }
+
+  private async runEnd(key: string, reason: EndReason): Promise<SessionEndReport | undefined> {
+    const nowMs = this.deps.clock.now();
+    const claimed = await this.deps.store.write('session-end', (db) => {
+      const s = getSession(db, key);
+      if (!s) throw new MemoryError('E_NOT_FOUND', `No session '${key}'.`);
+      if (s.status === 'ended') return false;
+      const nowIso = new Date(nowMs).toISOString();
+      if (s.status === 'active') { markEnding(db, key, reason, nowIso); return true; }
+      const stale = new Date(nowMs - STALE_ENDING_MS).toISOString();
+      return db.run('UPDATE sessions SET updated_at = ? WHERE session_key = ? AND status = ? AND updated_at < ?', [nowIso, key, 'ending', stale]).changes > 0 || reason === 'resumed';
+    });
+    if (!claimed) return undefined;
+    return finishSessionEnd(key, {
+      store: this.deps.store, clock: this.deps.clock, logger: this.deps.logger, llm: this.deps.llm, session: this.deps.session, feedback: this.deps.feedback,
+      hints: this.deps.hints, graphEnabled: this.deps.graphEnabled, capture: this.deps.capture, propagate: this.deps.propagate, telemetry: this.telemetry, newId: this.newId,
+    });
+  }
+
+  /** Ends idle sessions and resumes half-ended ones (e.g. left by a closed window). */
+  async sweep(): Promise<SessionEndReport[]> {
+    const nowMs = this.deps.clock.now();
+    const out: SessionEndReport[] = [];
+    for (const s of this.deps.store.read((db) => openSessions(db, this.agentId))) {
+      let reason: EndReason | undefined;
+      if (s.status === 'active' && Date.parse(s.last_activity_at ?? s.started_at) < nowMs - this.deps.session.idleTimeoutMs) reason = 'idle';
+      else if (s.status === 'ending') reason = 'resumed';
+      if (!reason) continue;
+      try {
+        const r = await this.end(s.session_key, reason);
+        if (r) out.push(r);
+      } catch (e) {
+        this.deps.logger.warn(`session ${s.session_key}: ending failed (${userMessage(e)}); it will be retried`);
+      }
+    }
+    return out;
+  }
+
+  /** Ends the sessions this service started (window closing). */
+  async shutdown(): Promise<SessionEndReport[]> {
+    this.stopIdleTimer();
+    const out: SessionEndReport[] = [];
+    for (const key of [...this.mine]) {
+      try {
+        const r = await this.end(key, 'shutdown');
+        if (r) out.push(r);
+      } catch (e) {
+        this.deps.logger.warn(`session ${key}: ending at shutdown failed (${userMessage(e)}); the next window resumes it`);
+      }
+    }
+    return out;
+  }
+
+  startIdleTimer(): void {
+    if (this.timer) return;
+    const every = Math.min(60_000, Math.max(1_000, Math.floor(this.deps.session.idleTimeoutMs / 4)));
+    this.timer = setInterval(() => { void this.sweep().catch((e: unknown) => this.deps.logger.warn(`session sweep: ${userMessage(e)}`)); }, every);
+    this.timer.unref?.();
+  }
+
+  stopIdleTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
