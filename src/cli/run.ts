@@ -4,6 +4,7 @@ import type { ParsedArgs } from './args';
 import { rememberCommand } from './commands/remember';
 import { getCommand } from './commands/get';
 import { statsCommand } from './commands/stats';
+import { recallCommand } from './commands/recall';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -22,6 +23,8 @@ commands:
                        store a memory; prints its id once durable
   get ID [--json]      show one memory
   stats [--json]       counts and store facts
+  recall [--limit K] [--json] [--explain] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
+                       hybrid recall; --stdin reads one JSON request a line
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -31,6 +34,7 @@ const commands: Record<string, CliCommand> = {
   remember: rememberCommand,
   get: getCommand,
   stats: statsCommand,
+  recall: recallCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,0 +1,135 @@
+/**
+ * `agent-memory recall [--limit K] [--json] [--explain] [--session S] [--project P]
+ *  [--only lexical|vector] QUERY` and `agent-memory recall --stdin` (one JSON request a line
+ * {query, limit?, session?, only?, project?} in, one JSON array of results a line out, in one
+ * long-lived process). A result is {id, sourceId, content, score, type, createdAt, explain?}.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { systemClock } from '../../core/clock';
+import { MemoryError, userMessage } from '../../core/errors';
+import { WorkerEmbedder } from '../../core/models/workerEmbedder';
+import { recallDetailed } from '../../core/recall/recallService';
+import type { RecallDeps, RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
+import type { RecallResult } from '../../core/recall/recallTypes';
+import { intFlag, stringFlag } from '../args';
+import type { ParsedArgs } from '../args';
+import { withCliStore } from '../openCliStore';
+import type { CliIo, CliCommand } from '../run';
+
+export const MODELS_ENV = 'AGENT_MEMORY_MODELS';
+
+/** The bundled default model folder: $AGENT_MEMORY_MODELS, else models/use-lite near the CLI or the repo. */
+export function defaultModelDir(env: NodeJS.ProcessEnv = process.env, baseDir: string = __dirname): string | undefined {
+  const roots = [env[MODELS_ENV], join(baseDir, '..', 'models'), join(baseDir, '..', '..', 'models'), join(baseDir, '..', '..', '..', 'models')];
+  for (const root of roots) {
+    if (root && existsSync(join(root, 'use-lite', 'onnx'))) return join(root, 'use-lite');
+  }
+  return undefined;
+}
+
+function parseOnly(v: unknown): RecallOnly | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'lexical' || v === 'vector') return v;
+  throw new MemoryError('E_USAGE', "--only must be 'lexical' or 'vector'");
+}
+
+/** Human-readable lines; with explain, the score breakdown under each result. */
+export function formatResults(results: readonly RecallResult[], explain: boolean): string {
+  if (results.length === 0) return 'No memories matched.\n';
+  const lines: string[] = [];
+  results.forEach((r, i) => {
+    const text = r.content.replace(/\s+/g, ' ');
+    lines.push(`${i + 1}. [${r.score.toFixed(3)}] ${text.length > 200 ? text.slice(0, 199) + '…' : text}`);
+    lines.push(`   ${r.type}, ${r.createdAt}, id ${r.id}${r.sourceId ? `, source ${r.sourceId}` : ''}`);
+    const e = r.explain;
+    if (explain && e) {
+      const ch = e.channels;
+      lines.push(`   channels: lexical ${ch.lexical.toFixed(3)}${e.termsHit !== undefined ? ` (${e.termsHit}/${e.termCount} terms)` : ''}, semantic ${ch.semantic.toFixed(3)}, hint ${ch.hint.toFixed(3)}, traversal ${ch.traversal.toFixed(3)}; found by ${e.sources.join(', ') || 'nothing'}; fused ${e.fused.toFixed(3)}`);
+      const adj = (a: { stage: string; factor?: number; delta?: number; note?: string }): string =>
+        `${a.stage} ${a.factor !== undefined ? `×${a.factor.toFixed(3)}` : `${(a.delta ?? 0) >= 0 ? '+' : ''}${(a.delta ?? 0).toFixed(4)}`}${a.note ? ` (${a.note})` : ''}`;
+      if (e.boosts.length) lines.push(`   boosts: ${e.boosts.map(adj).join('; ')}`);
+      if (e.penalties.length) lines.push(`   penalties: ${e.penalties.map(adj).join('; ')}`);
+      for (const n of e.notes) lines.push(`   note: ${n}`);
+    }
+  });
+  return lines.join('\n') + '\n';
+}
+
+function requestFromJson(line: string): RecallRequest {
+  let v: unknown;
+  try { v = JSON.parse(line); } catch { throw new MemoryError('E_INVALID_INPUT', 'The request line is not valid JSON.'); }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new MemoryError('E_INVALID_INPUT', 'A request must be a JSON object with a query.');
+  const o = v as Record<string, unknown>;
+  const str = (k: string): string | undefined => {
+    if (o[k] === undefined || o[k] === null) return undefined;
+    if (typeof o[k] !== 'string') throw new MemoryError('E_INVALID_INPUT', `${k} must be a string.`);
+    return o[k] as string;
+  };
+  if (o.limit !== undefined && typeof o.limit !== 'number') throw new MemoryError('E_INVALID_INPUT', 'limit must be a number.');
+  const only = str('only');
+  if (only !== undefined && only !== 'lexical' && only !== 'vector') throw new MemoryError('E_INVALID_INPUT', "only must be 'lexical' or 'vector'.");
+  const session = str('session'), project = str('project');
+  return {
+    query: str('query') ?? '',
+    ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
+    ...(session !== undefined ? { session } : {}),
+    ...(project !== undefined ? { project } : {}),
+    ...(only !== undefined ? { only: only as RecallOnly } : {}),
+  };
+}
+
+export interface RecallCommandOptions {
+  /** Input for --stdin (tests pass a stream). */
+  readonly input?: () => NodeJS.ReadableStream;
+  /** Embedder factory (tests pass a fake; default: the bundled USE-lite model if present). */
+  readonly embedder?: () => RecallDeps['embedder'] & { dispose?(): Promise<void> } | undefined;
+}
+
+export function makeRecallCommand(options: RecallCommandOptions = {}): CliCommand {
+  return async (args: ParsedArgs, io: CliIo): Promise<number> => {
+    const limit = intFlag(args, 'limit', 1, 50);
+    const only = parseOnly(args.flags.only === true ? 'true' : args.flags.only);
+    const session = stringFlag(args, 'session');
+    const project = stringFlag(args, 'project');
+    const stdin = args.flags.stdin === true;
+    const query = args.positionals.join(' ').trim();
+    if (!stdin && query === '') throw new MemoryError('E_USAGE', 'recall needs a query, e.g. agent-memory recall "which database do we use"');
+    if (stdin && query !== '') throw new MemoryError('E_USAGE', 'recall --stdin reads requests from standard input; give no query argument.');
+    const makeEmbedder = options.embedder ?? (() => {
+      const dir = defaultModelDir();
+      return dir ? new WorkerEmbedder({ modelDir: dir }) : undefined;
+    });
+    const embedder = only === 'lexical' ? undefined : makeEmbedder();
+    try {
+      return await withCliStore(args, async (store) => {
+        const deps: RecallDeps = { clock: systemClock, ...(embedder ? { embedder } : {}) };
+        if (!stdin) {
+          const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
+          const out = await recallDetailed(store, req, deps, args.flags.explain === true);
+          if (args.flags.json === true) io.stdout(JSON.stringify(out.items) + '\n');
+          else io.stdout(formatResults(out.items, args.flags.explain === true));
+          if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
+          return 0;
+        }
+        const rl = createInterface({ input: (options.input ?? (() => process.stdin))(), crlfDelay: Infinity });
+        for await (const line of rl) {
+          if (line.trim() === '') continue;
+          try {
+            const req = requestFromJson(line);
+            const out = await recallDetailed(store, req, deps, args.flags.explain === true);
+            io.stdout(JSON.stringify(out.items) + '\n');
+          } catch (e) {
+            io.stdout(JSON.stringify({ error: { code: e instanceof MemoryError ? e.code : 'E_INTERNAL', message: userMessage(e) } }) + '\n');
+          }
+        }
+        return 0;
+      });
+    } finally {
+      await embedder?.dispose?.();
+    }
+  };
+}
+
+export const recallCommand: CliCommand = makeRecallCommand();

@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from '../../../src/cli/args';
+import { makeRecallCommand, formatResults } from '../../../src/cli/commands/recall';
+import { runCli } from '../../../src/cli/run';
+import { fakeEmbedder } from './fakeEmbedder';
+
+interface Captured { out: string[]; err: string[]; io: { stdout(s: string): void; stderr(s: string): void } }
+function capture(): Captured {
+  const out: string[] = [], err: string[] = [];
+  return { out, err, io: { stdout: (s) => { out.push(s); }, stderr: (s) => { err.push(s); } } };
+}
+
+describe('recall CLI', () => {
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'am-recall-cli-'));
+    for (const text of ['We decided to use PostgreSQL for the API database.', 'The deploy port for staging is 8443.', 'Prefer tabs over spaces in Makefiles.']) {
+      const c = capture();
+      assert.equal(await runCli(['--store', dir, 'remember', '--type', 'decision', text], c.io), 0, c.err.join(''));
+    }
+  });
+  after(() => { rmSync(dir, { recursive: true, force: true }); });
+  const cmd = makeRecallCommand({ embedder: () => fakeEmbedder() });
+  const run = async (argv: string[], input?: string): Promise<Captured & { code: number }> => {
+    const c = capture();
+    const command = input === undefined ? cmd : makeRecallCommand({ embedder: () => fakeEmbedder(), input: () => Readable.from([input]) });
+    const code = await command(parseArgs(['--store', dir, ...argv]), c.io);
+    return { ...c, code };
+  };
+
+  it('prints a JSON array of {id, sourceId, content, score, type, createdAt}', async () => {
+    const r = await run(['--json', '--limit', '2', 'which database does the API use']);
+    assert.equal(r.code, 0);
+    const arr = JSON.parse(r.out.join('')) as Array<Record<string, unknown>>;
+    assert.match(String(arr[0]?.content), /PostgreSQL/);
+    assert.deepEqual(Object.keys(arr[0]!).sort(), ['content', 'createdAt', 'id', 'score', 'sourceId', 'type']);
+  });
+
+  it('prints the score breakdown with --explain', async () => {
+    const r = await run(['--explain', '--only', 'lexical', 'deploy port staging']);
+    assert.match(r.out.join(''), /channels: lexical 1\.000 \(3\/3 terms\)/);
+  });
+
+  it('answers one JSON line per --stdin request, errors included, in one process', async () => {
+    const r = await run(['--stdin'], '{"query":"deploy port","limit":1}\nnot json\n{"query":"tabs Makefiles","only":"lexical"}\n{"query":""}\n');
+    const lines = r.out.join('').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 4);
+    assert.match(lines[0][0].content, /8443/);
+    assert.equal(lines[1].error.code, 'E_INVALID_INPUT');
+    assert.match(lines[2][0].content, /tabs/);
+    assert.equal(lines[3].error.code, 'E_INVALID_INPUT');
+  });
+
+  it('is registered in the command table and reports usage errors with exit 2', async () => {
+    const c = capture();
+    assert.equal(await runCli(['--store', dir, 'recall'], c.io), 2);
+    assert.match(c.err.join(''), /recall needs a query/);
+    const d = capture();
+    assert.equal(await runCli(['--store', dir, 'recall', '--only', 'both', 'x'], d.io), 2);
+    const e = capture();
+    assert.equal(await runCli(['--store', dir, 'recall', '--only', 'lexical', '--json', 'deploy port'], e.io), 0, e.err.join(''));
+    assert.match(e.out.join(''), /8443/);
+  });
+
+  it('says so when nothing matched', () => {
+    assert.equal(formatResults([], false), 'No memories matched.\n');
+  });
+});
