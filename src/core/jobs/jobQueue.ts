@@ -1,0 +1,140 @@
+import { isoFromMs } from '../clock';
+import type { JobsConfig } from '../config/jobsConfig';
+import type { SqlReader, SqlWriter } from '../store/storeTypes';
+
+/**
+ * The memory_jobs queue (signet-spec §1.4; issue 5 §6). Plain functions over a SqlWriter, so a
+ * lease, a completion or a failure is one store transaction. Times are ISO strings from the
+ * injected clock; they compare correctly as text.
+ */
+export type JobStatus = 'pending' | 'leased' | 'completed' | 'dead';
+
+/** Job types the write path enqueues. Handlers register by these names. */
+export const JOB_TYPES = { embed: 'embed', extract: 'extract', hints: 'hints' } as const;
+
+export interface JobRecord {
+  readonly id: string;
+  readonly memoryId: string | null;
+  readonly type: string;
+  readonly status: JobStatus;
+  readonly payload: unknown;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly leaseOwner: string | null;
+  readonly error: string | null;
+}
+
+interface JobRow {
+  id: string; memory_id: string | null; job_type: string; status: JobStatus; payload: string | null;
+  attempts: number; max_attempts: number; lease_owner: string | null; error: string | null;
+}
+
+const COLUMNS = 'id, memory_id, job_type, status, payload, attempts, max_attempts, lease_owner, error';
+
+function toRecord(r: JobRow): JobRecord {
+  let payload: unknown = null;
+  try { payload = r.payload ? JSON.parse(r.payload) : null; } catch { payload = null; }
+  return { id: r.id, memoryId: r.memory_id, type: r.job_type, status: r.status, payload, attempts: r.attempts, maxAttempts: r.max_attempts, leaseOwner: r.lease_owner, error: r.error };
+}
+
+export interface EnqueueInput {
+  readonly type: string;
+  readonly memoryId?: string | null;
+  readonly payload?: unknown;
+  readonly maxAttempts?: number;
+}
+
+/**
+ * Enqueues a job unless one of the same type for the same memory is already pending or leased
+ * (then that job's id is returned with duplicate: true).
+ */
+export function enqueueJob(db: SqlWriter, input: EnqueueInput, nowMs: number, newId: () => string, cfg: JobsConfig): { id: string; duplicate: boolean } {
+  const memoryId = input.memoryId ?? null;
+  const existing = db.get<{ id: string }>(
+    "SELECT id FROM memory_jobs WHERE job_type = ? AND memory_id IS ? AND status IN ('pending', 'leased') LIMIT 1", [input.type, memoryId]);
+  if (existing) return { id: existing.id, duplicate: true };
+  const id = newId();
+  const now = isoFromMs(nowMs);
+  db.run(
+    `INSERT INTO memory_jobs (id, memory_id, job_type, status, payload, attempts, max_attempts, created_at, updated_at)
+     VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?)`,
+    [id, memoryId, input.type, input.payload === undefined ? null : JSON.stringify(input.payload), input.maxAttempts ?? cfg.maxAttempts, now, now]);
+  return { id, duplicate: false };
+}
+
+/** Retry delay after the n-th failed attempt: base × 2^(n−1), capped (5 s, 10 s, 20 s … 120 s). */
+export function backoffMs(attempts: number, cfg: JobsConfig): number {
+  return Math.min(cfg.backoffMaxMs, cfg.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Reclaims expired leases (a crashed or stopped worker's jobs): back to pending, or dead when the
+ * crashed run was the last allowed attempt. Returns how many were reclaimed.
+ */
+export function reclaimExpiredLeases(db: SqlWriter, nowMs: number): number {
+  const now = isoFromMs(nowMs);
+  const dead = db.run(
+    `UPDATE memory_jobs SET status = 'dead', failed_at = ?, error = COALESCE(error, 'lease expired'), lease_owner = NULL, updated_at = ?
+      WHERE status = 'leased' AND lease_expires_at < ? AND attempts >= max_attempts`, [now, now, now]);
+  const back = db.run(
+    `UPDATE memory_jobs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, updated_at = ?
+      WHERE status = 'leased' AND lease_expires_at < ?`, [now, now]);
+  return dead.changes + back.changes;
+}
+
+/** Leases up to `limit` ready jobs of the given types, oldest first (after reclaiming expired leases). */
+export function leaseJobs(db: SqlWriter, opts: { owner: string; types: readonly string[]; limit: number; nowMs: number; leaseMs: number }): JobRecord[] {
+  if (!opts.types.length || opts.limit <= 0) return [];
+  reclaimExpiredLeases(db, opts.nowMs);
+  const now = isoFromMs(opts.nowMs);
+  const rows = db.all<JobRow>(
+    `SELECT ${COLUMNS} FROM memory_jobs
+      WHERE status = 'pending' AND attempts < max_attempts AND job_type IN (${opts.types.map(() => '?').join(', ')})
+        AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+      ORDER BY created_at, rowid LIMIT ?`, [...opts.types, now, opts.limit]);
+  const expires = isoFromMs(opts.nowMs + opts.leaseMs);
+  return rows.map((r) => {
+    db.run(
+      "UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = ?, lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?",
+      [now, opts.owner, expires, now, r.id]);
+    return toRecord({ ...r, status: 'leased', attempts: r.attempts + 1, lease_owner: opts.owner });
+  });
+}
+
+/** Marks a leased job completed. False when the lease was lost (expired and taken by another worker). */
+export function completeJob(db: SqlWriter, id: string, owner: string, result: unknown, nowMs: number): boolean {
+  const now = isoFromMs(nowMs);
+  return db.run(
+    "UPDATE memory_jobs SET status = 'completed', result = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, error = NULL, updated_at = ? WHERE id = ? AND status = 'leased' AND lease_owner = ?",
+    [result === undefined ? null : JSON.stringify(result), now, now, id, owner]).changes > 0;
+}
+
+/**
+ * Records a failed attempt: back to pending with exponential backoff, or dead once attempts reach
+ * max_attempts. Returns the new status, or undefined when the lease was lost.
+ */
+export function failJob(db: SqlWriter, id: string, owner: string, error: string, nowMs: number, cfg: JobsConfig): JobStatus | undefined {
+  const row = db.get<{ attempts: number; max_attempts: number }>("SELECT attempts, max_attempts FROM memory_jobs WHERE id = ? AND status = 'leased' AND lease_owner = ?", [id, owner]);
+  if (!row) return undefined;
+  const now = isoFromMs(nowMs);
+  const dead = row.attempts >= row.max_attempts;
+  db.run(
+    `UPDATE memory_jobs SET status = ?, error = ?, failed_at = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
+    [dead ? 'dead' : 'pending', error.slice(0, 2000), now, dead ? null : isoFromMs(nowMs + backoffMs(row.attempts, cfg)), now, id]);
+  return dead ? 'dead' : 'pending';
+}
+
+export type JobCounts = Readonly<Record<JobStatus, number>>;
+
+export function countJobs(db: SqlReader, types?: readonly string[]): JobCounts {
+  const filter = types?.length ? `WHERE job_type IN (${types.map(() => '?').join(', ')})` : '';
+  const rows = db.all<{ status: JobStatus; n: number }>(`SELECT status, COUNT(*) AS n FROM memory_jobs ${filter} GROUP BY status`, types ?? []);
+  const counts: Record<JobStatus, number> = { pending: 0, leased: 0, completed: 0, dead: 0 };
+  for (const r of rows) if (r.status in counts) counts[r.status] = r.n;
+  return counts;
+}
+
+export function getJob(db: SqlReader, id: string): JobRecord | undefined {
+  const r = db.get<JobRow>(`SELECT ${COLUMNS} FROM memory_jobs WHERE id = ?`, [id]);
+  return r ? toRecord(r) : undefined;
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { JobsConfig } from '../config/jobsConfig';
+import { userMessage } from '../errors';
+import type { ProgressReporter } from '../hostContext';
+import { noProgress } from '../hostContext';
+import type { Logger } from '../logger';
+import type { MemoryStore, SqlWriter } from '../store/storeTypes';
+import { completeJob, countJobs, failJob, leaseJobs } from './jobQueue';
+import type { JobRecord } from './jobQueue';
+
+/** What a handler gets besides the job: the store, and a signal that fires on shutdown. */
+export interface JobContext {
+  readonly store: MemoryStore;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+export interface JobHandler {
+  readonly type: string;
+  /** Does the work; the resolved value is stored as the job result. Throwing schedules a retry. */
+  run(job: JobRecord, ctx: JobContext): Promise<unknown>;
+  /** Called in the same transaction that marks the job dead (e.g. mark the memory's extraction failed). */
+  onDead?(db: SqlWriter, job: JobRecord, nowIso: string): void;
+}
+
+export interface JobWorkerOptions {
+  readonly store: MemoryStore;
+  readonly handlers: readonly JobHandler[];
+  readonly config: JobsConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly progress?: ProgressReporter;
+  /** Lease owner id; defaults to a random one per worker. */
+  readonly owner?: string;
+}
+
+export interface DrainStats {
+  completed: number;
+  retried: number;
+  dead: number;
+}
+
+/**
+ * Runs queued jobs with bounded concurrency. `drain()` works until no job is ready (used by the
+ * CLI and tests); `start()` keeps polling; `stop()` stops leasing, aborts running handlers'
+ * signal and waits for them to settle, so shutdown never leaves a half-recorded job (an
+ * interrupted job's lease simply expires and another worker reclaims it).
+ */
+export class JobWorker {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly owner: string;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private stopping = false;
+
+  constructor(private readonly opts: JobWorkerOptions) {
+    for (const h of opts.handlers) this.handlers.set(h.type, h);
+    this.owner = opts.owner ?? `worker-${randomUUID()}`;
+  }
+
+  get types(): string[] { return [...this.handlers.keys()]; }
+
+  /** Processes jobs until none of this worker's types is ready; returns what happened. */
+  async drain(): Promise<DrainStats> {
+    const stats: DrainStats = { completed: 0, retried: 0, dead: 0 };
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      const free = this.opts.config.concurrency - running.size;
+      const jobs = !this.stopping && free > 0 ? await this.lease(free) : [];
+      for (const job of jobs) {
+        const p: Promise<void> = this.execute(job, stats).finally(() => { running.delete(p); });
+        running.add(p);
+      }
+      if (running.size === 0) return stats;
+      await Promise.race(running);
+    }
+  }
+
+  /** Starts the polling loop (idempotent). */
+  start(): void {
+    if (this.loop || this.stopping) return;
+    this.loop = (async () => {
+      while (!this.stopping) {
+        try { await this.drain(); } catch (e) { this.opts.logger.error(`job worker: ${userMessage(e)}`); }
+        if (this.stopping) break;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.opts.config.pollMs);
+          this.wake = () => { clearTimeout(t); resolve(); };
+        });
+        this.wake = undefined;
+      }
+    })();
+  }
+
+  /** Wakes an idle polling loop now (e.g. right after remember() enqueued work). */
+  poke(): void { this.wake?.(); }
+
+  /** Stops leasing, signals running handlers and waits for them and the loop to finish. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.abort.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  private lease(limit: number): Promise<JobRecord[]> {
+    const types = this.types;
+    return this.opts.store.write('jobs.lease', (db) =>
+      leaseJobs(db, { owner: this.owner, types, limit, nowMs: this.opts.clock.now(), leaseMs: this.opts.config.leaseMs }));
+  }
+
+  private async execute(job: JobRecord, stats: DrainStats): Promise<void> {
+    const handler = this.handlers.get(job.type);
+    const ctx: JobContext = { store: this.opts.store, signal: this.abort.signal, logger: this.opts.logger, clock: this.opts.clock };
+    let result: unknown;
+    let failure: unknown;
+    try {
+      if (!handler) throw new Error(`no handler for job type ${job.type}`);
+      result = await handler.run(job, ctx);
+    } catch (e) {
+      failure = e;
+    }
+    try {
+      if (failure === undefined) {
+        await this.opts.store.write('jobs.complete', (db) => completeJob(db, job.id, this.owner, result ?? null, this.opts.clock.now()));
+        stats.completed++;
+      } else {
+        const message = userMessage(failure);
+        const status = await this.opts.store.write('jobs.fail', (db) => {
+          const s = failJob(db, job.id, this.owner, message, this.opts.clock.now(), this.opts.config);
+          if (s === 'dead') handler?.onDead?.(db, job, new Date(this.opts.clock.now()).toISOString());
+          return s;
+        });
+        if (status === 'dead') { stats.dead++; this.opts.logger.warn(`job ${job.type} ${job.id} is dead after ${job.attempts} attempts: ${message}`); }
+        else { stats.retried++; this.opts.logger.debug(`job ${job.type} ${job.id} failed (attempt ${job.attempts}), will retry: ${message}`); }
+      }
+    } catch (e) {
+      this.opts.logger.error(`job ${job.id}: could not record the outcome: ${userMessage(e)}`);
+    }
+    this.report();
+  }
+
+  private report(): void {
+    const progress = this.opts.progress ?? noProgress;
+    if (progress === noProgress) return;
+    const c = this.opts.store.read((db) => countJobs(db, this.types));
+    progress.report({ message: `${c.completed} done, ${c.pending + c.leased} left${c.dead ? `, ${c.dead} failed` : ''}` });
+  }
+}

@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { ManualClock } from '../../../src/core/clock';
+import { DEFAULT_JOBS_CONFIG, resolveJobsConfig } from '../../../src/core/config/jobsConfig';
+import { countJobs, enqueueJob, getJob } from '../../../src/core/jobs/jobQueue';
+import type { JobRecord } from '../../../src/core/jobs/jobQueue';
+import { JobWorker } from '../../../src/core/jobs/jobWorker';
+import type { JobHandler } from '../../../src/core/jobs/jobWorker';
+import { createRecordingLogger } from '../../../src/core/logger';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { MemoryStore } from '../../../src/core/store/storeTypes';
+
+describe('job worker', () => {
+  let store: MemoryStore;
+  let clock: ManualClock;
+  let n = 0;
+  beforeEach(async () => { clock = new ManualClock(); store = await openMemoryStore({ clock }); });
+  const enqueue = (type: string, memoryId: string) => store.write('t', (db) => enqueueJob(db, { type, memoryId }, clock.now(), () => `j${++n}`, DEFAULT_JOBS_CONFIG));
+  const worker = (handlers: JobHandler[], concurrency = 2, progress?: { report(u: { message?: string }): void }) =>
+    new JobWorker({ store, handlers, config: resolveJobsConfig({ concurrency }), clock, logger: createRecordingLogger(), ...(progress ? { progress } : {}) });
+
+  it('runs every ready job with bounded concurrency and records results', async () => {
+    let active = 0;
+    let peak = 0;
+    const seen: string[] = [];
+    const h: JobHandler = { type: 'embed', run: async (job: JobRecord) => {
+      active++; peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 5));
+      seen.push(job.memoryId ?? '');
+      active--;
+      return { done: job.memoryId };
+    } };
+    for (const m of ['a', 'b', 'c', 'd', 'e']) await enqueue('embed', m);
+    const stats = await worker([h], 2).drain();
+    assert.deepEqual(stats, { completed: 5, retried: 0, dead: 0 });
+    assert.equal(peak, 2);
+    assert.deepEqual(seen.sort(), ['a', 'b', 'c', 'd', 'e']);
+    assert.equal(store.read((db) => db.get<{ result: string }>("SELECT result FROM memory_jobs WHERE memory_id = 'c'"))?.result, '{"done":"c"}');
+  });
+
+  it('retries a throwing handler with backoff and calls onDead when attempts run out', async () => {
+    const dead: string[] = [];
+    const h: JobHandler = { type: 'extract', run: async () => { throw new Error('model offline'); }, onDead: (_db, job) => { dead.push(job.id); } };
+    const { id } = await enqueue('extract', 'a');
+    const w = worker([h]);
+    assert.deepEqual(await w.drain(), { completed: 0, retried: 1, dead: 0 });
+    assert.deepEqual(await w.drain(), { completed: 0, retried: 0, dead: 0 }, 'waiting out the backoff');
+    clock.advance(5_000);
+    assert.deepEqual(await w.drain(), { completed: 0, retried: 1, dead: 0 });
+    clock.advance(10_000);
+    assert.deepEqual(await w.drain(), { completed: 0, retried: 0, dead: 1 });
+    assert.deepEqual(dead, [id]);
+    assert.equal(store.read((db) => getJob(db, id))?.error, 'Unexpected error: model offline');
+  });
+
+  it('leaves job types it has no handler for alone', async () => {
+    await enqueue('hints', 'a');
+    assert.deepEqual(await worker([{ type: 'embed', run: async () => null }]).drain(), { completed: 0, retried: 0, dead: 0 });
+    assert.equal(store.read((db) => countJobs(db)).pending, 1);
+  });
+
+  it('reports progress after each job', async () => {
+    const messages: string[] = [];
+    for (const m of ['a', 'b']) await enqueue('embed', m);
+    await worker([{ type: 'embed', run: async () => null }], 1, { report: (u) => { messages.push(u.message ?? ''); } }).drain();
+    assert.deepEqual(messages, ['1 done, 1 left', '2 done, 0 left']);
+  });
+
+  it('stops cleanly: running handlers see the abort signal, no new jobs are leased, the job is retried later', async () => {
+    let started!: () => void;
+    const startedP = new Promise<void>((r) => { started = r; });
+    const h: JobHandler = { type: 'embed', run: (_job, ctx) => new Promise((_resolve, reject) => {
+      started();
+      ctx.signal.addEventListener('abort', () => reject(new Error('shutting down')), { once: true });
+    }) };
+    for (const m of ['a', 'b', 'c']) await enqueue('embed', m);
+    const w = worker([h], 1);
+    w.start();
+    await startedP;
+    await w.stop();
+    const c = store.read((db) => countJobs(db));
+    assert.deepEqual(c, { pending: 3, leased: 0, completed: 0, dead: 0 });
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT SUM(attempts) AS n FROM memory_jobs'))?.n, 1, 'only one job was started');
+  });
+
+  it('polls for new work after start() and picks it up when poked', async () => {
+    const done: string[] = [];
+    const w = worker([{ type: 'embed', run: async (job) => { done.push(job.memoryId ?? ''); return null; } }]);
+    w.start();
+    await enqueue('embed', 'late');
+    w.poke();
+    for (let i = 0; i < 100 && done.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await w.stop();
+    assert.deepEqual(done, ['late']);
+  });
+});
