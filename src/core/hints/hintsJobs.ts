@@ -1,77 +1,61 @@
+import type { JobsConfig } from '../config/jobsConfig';
+import { completeJob, enqueueJob, failJob, JOB_TYPES, leaseJobs } from '../jobs/jobQueue';
+import type { JobRecord, JobStatus } from '../jobs/jobQueue';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
 /**
- * prospective_index jobs in memory_jobs (seed 000 "Prospective Indexing"; signet-spec §1.4, §2.14):
- * pending → leased → completed, or back to pending with backoff, dead after max_attempts.
+ * Prospective-hints jobs (seed 000 "Prospective Indexing"; signet-spec §2.14) on the shared
+ * memory_jobs queue (jobs/jobQueue.ts: leasing, backoff, dead-lettering). The job type is the
+ * queue's `hints` (the reference's prospective_index), the one the write path enqueues.
  */
-export const HINTS_JOB_TYPE = 'prospective_index';
-export const HINTS_MAX_ATTEMPTS = 3;
-/** Backoff after the n-th failure: min(2^n × 5 s, 120 s) (spec §1.4). */
-export function backoffMs(attempts: number): number {
-  return Math.min(Math.pow(2, attempts) * 5_000, 120_000);
-}
+export const HINTS_JOB_TYPE = JOB_TYPES.hints;
 
 export interface HintsJob {
   readonly id: string;
   readonly memoryId: string;
   readonly agentId: string;
-  readonly attempts: number;
 }
 
 /** Enqueues a job unless one for the memory is already pending or leased. Returns whether it did. */
-export function enqueueHintsJob(db: SqlWriter, memoryId: string, agentId: string, nowIso: string, id: string): boolean {
+export function enqueueHintsJob(db: SqlWriter, memoryId: string, agentId: string, nowMs: number, newId: () => string, cfg: JobsConfig): boolean {
   if (!db.hasTable('memory_jobs')) return false;
-  const open = db.get("SELECT 1 AS found FROM memory_jobs WHERE memory_id = ? AND job_type = ? AND status IN ('pending', 'leased')", [memoryId, HINTS_JOB_TYPE]);
-  if (open) return false;
-  db.run(`INSERT INTO memory_jobs (id, memory_id, job_type, status, payload, attempts, max_attempts, created_at, updated_at)
-          VALUES (?, ?, ?, 'pending', ?, 0, ?, ?, ?)`, [id, memoryId, HINTS_JOB_TYPE, JSON.stringify({ agentId }), HINTS_MAX_ATTEMPTS, nowIso, nowIso]);
-  return true;
+  return !enqueueJob(db, { type: HINTS_JOB_TYPE, memoryId, payload: { agentId } }, nowMs, newId, cfg).duplicate;
 }
 
-/** Leases the oldest due job (also reclaims leases that expired). */
-export function leaseHintsJob(db: SqlWriter, owner: string, nowIso: string, leaseExpiresIso: string): HintsJob | undefined {
-  const row = db.get<{ id: string; memory_id: string; payload: string | null; attempts: number }>(
-    `SELECT id, memory_id, payload, attempts FROM memory_jobs WHERE job_type = ? AND memory_id IS NOT NULL
-       AND ((status = 'pending' AND attempts < max_attempts AND (next_attempt_at IS NULL OR next_attempt_at <= ?))
-         OR (status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at < ?))
-     ORDER BY created_at, id LIMIT 1`, [HINTS_JOB_TYPE, nowIso, nowIso]);
-  if (!row) return undefined;
-  db.run("UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = ?, lease_owner = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?",
-    [nowIso, owner, leaseExpiresIso, nowIso, row.id]);
-  let agentId = 'default';
-  try {
-    const p = JSON.parse(row.payload ?? '{}') as { agentId?: unknown };
-    if (typeof p.agentId === 'string') agentId = p.agentId;
-  } catch { /* payload written by someone else: default agent */ }
-  return { id: row.id, memoryId: row.memory_id, agentId, attempts: row.attempts + 1 };
+function toHintsJob(j: JobRecord): HintsJob | undefined {
+  if (!j.memoryId) return undefined;
+  const p = j.payload as { agentId?: unknown } | null;
+  return { id: j.id, memoryId: j.memoryId, agentId: p && typeof p.agentId === 'string' ? p.agentId : 'default' };
+}
+
+/** Leases up to `limit` due hints jobs for `owner`. */
+export function leaseHintsJobs(db: SqlWriter, owner: string, limit: number, nowMs: number, leaseMs: number): HintsJob[] {
+  if (!db.hasTable('memory_jobs')) return [];
+  return leaseJobs(db, { owner, types: [HINTS_JOB_TYPE], limit, nowMs, leaseMs }).map(toHintsJob).filter((j): j is HintsJob => j !== undefined);
 }
 
 /** Stores the hints (INSERT OR IGNORE on UNIQUE(memory_id, hint)) and completes the job; returns hints written. */
-export function completeHintsJob(db: SqlWriter, job: HintsJob, hints: readonly string[], nowIso: string, newId: () => string): number {
+export function completeHintsJob(db: SqlWriter, job: HintsJob, owner: string, hints: readonly string[], nowMs: number, newId: () => string): number {
   let written = 0;
+  const nowIso = new Date(nowMs).toISOString();
   const live = db.get('SELECT 1 AS found FROM memories WHERE id = ? AND is_deleted = 0', [job.memoryId]);
   if (live) {
     for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), job.memoryId, job.agentId, h, nowIso]).changes;
   }
-  db.run("UPDATE memory_jobs SET status = 'completed', completed_at = ?, result = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
-    [nowIso, JSON.stringify({ hints: written }), nowIso, job.id]);
+  completeJob(db, job.id, owner, { hints: written }, nowMs);
   return written;
 }
 
 /** A failure goes back to pending with backoff, or dead once attempts reach the maximum. */
-export function failHintsJob(db: SqlWriter, job: HintsJob, error: string, nowMs: number): 'pending' | 'dead' {
-  const nowIso = new Date(nowMs).toISOString();
-  const dead = job.attempts >= HINTS_MAX_ATTEMPTS;
-  db.run(`UPDATE memory_jobs SET status = ?, failed_at = ?, error = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
-    [dead ? 'dead' : 'pending', nowIso, error.slice(0, 500), dead ? null : new Date(nowMs + backoffMs(job.attempts)).toISOString(), nowIso, job.id]);
-  return dead ? 'dead' : 'pending';
+export function failHintsJob(db: SqlWriter, job: HintsJob, owner: string, error: string, nowMs: number, cfg: JobsConfig): JobStatus | undefined {
+  return failJob(db, job.id, owner, error, nowMs, cfg);
 }
 
 export function memoryContent(db: SqlReader, memoryId: string): string | undefined {
   return db.get<{ content: string }>('SELECT content FROM memories WHERE id = ? AND is_deleted = 0', [memoryId])?.content;
 }
 
-/** Live memories of the agent with no hints and no open hints job (for the backfill task). */
+/** Live memories with no hints and no open or completed hints job, after `afterId` (backfill task). */
 export function memoriesWithoutHints(db: SqlReader, limit: number, afterId: string): string[] {
   if (!db.hasTable('memory_hints') || !db.hasTable('memory_jobs')) return [];
   return db.all<{ id: string }>(

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock';
 import type { HintsConfig } from '../config/hintsConfig';
+import type { JobsConfig } from '../config/jobsConfig';
 import { userMessage } from '../errors';
 import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import type { MemoryStore } from '../store/storeTypes';
-import { completeHintsJob, failHintsJob, leaseHintsJob, memoryContent } from './hintsJobs';
+import { completeHintsJob, failHintsJob, leaseHintsJobs, memoryContent } from './hintsJobs';
 import { buildHintsPrompt, parseHints } from './hintsText';
 
 /**
@@ -24,6 +25,7 @@ export interface HintsWorkerDeps {
   readonly store: MemoryStore;
   readonly llm: LlmClient | undefined;
   readonly config: HintsConfig;
+  readonly jobs: JobsConfig;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly owner: string;
@@ -69,22 +71,20 @@ export class HintsWorker {
     let handled = 0;
     try {
       const { store, clock, config } = this.deps;
-      for (let i = 0; i < config.batchSize; i++) {
-        const now = clock.now();
-        const job = await store.write('hints-lease', (db) => db.hasTable('memory_jobs')
-          ? leaseHintsJob(db, this.deps.owner, new Date(now).toISOString(), new Date(now + config.timeoutMs * 2).toISOString()) : undefined);
-        if (!job) break;
+      const now = clock.now();
+      const jobs = await store.write('hints-lease', (db) => leaseHintsJobs(db, this.deps.owner, config.batchSize, now, Math.max(this.deps.jobs.leaseMs, config.timeoutMs * 2)));
+      for (const job of jobs) {
         handled++;
         const content = store.read((db) => memoryContent(db, job.memoryId));
         try {
           const hints = content === undefined ? [] : parseHints(await llm.complete(buildHintsPrompt(content, config.max), { timeoutMs: config.timeoutMs }), config.max);
-          const n = await store.write('hints', (db) => completeHintsJob(db, job, hints, new Date(clock.now()).toISOString(), this.deps.newId));
+          const n = await store.write('hints', (db) => completeHintsJob(db, job, this.deps.owner, hints, clock.now(), this.deps.newId));
           this.processed++;
           this.hintsWritten += n;
         } catch (e) {
           this.failures++;
-          const state = await store.write('hints-fail', (db) => failHintsJob(db, job, userMessage(e), clock.now()));
-          this.deps.logger.warn(`hints: job for memory ${job.memoryId.slice(0, 8)} failed (${userMessage(e)}); ${state}`);
+          const state = await store.write('hints-fail', (db) => failHintsJob(db, job, this.deps.owner, userMessage(e), clock.now(), this.deps.jobs));
+          this.deps.logger.warn(`hints: job for memory ${job.memoryId.slice(0, 8)} failed (${userMessage(e)}); ${state ?? 'lease lost'}`);
         }
       }
     } finally {

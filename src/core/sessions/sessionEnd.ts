@@ -1,5 +1,6 @@
 import type { FeedbackConfig } from '../config/feedbackConfig';
 import type { HintsConfig } from '../config/hintsConfig';
+import type { JobsConfig } from '../config/jobsConfig';
 import type { SessionConfig } from '../config/sessionConfig';
 import type { Clock } from '../clock';
 import { userMessage } from '../errors';
@@ -40,6 +41,7 @@ export interface SessionEndDeps {
   readonly session: SessionConfig;
   readonly feedback: FeedbackConfig;
   readonly hints: HintsConfig;
+  readonly jobs: JobsConfig;
   readonly graphEnabled: boolean;
   readonly capture: SessionCapture | undefined;
   readonly propagate: PropagateMemoryStatus | undefined;
@@ -132,7 +134,7 @@ export async function finishSessionEnd(sessionKey: string, deps: SessionEndDeps)
   if (done < stepIndex('hints')) {
     hintsEnqueued = await store.write('session-end', (db) => {
       let n = 0;
-      if (deps.hints.enabled) for (const id of memoryIds) if (enqueueHintsJob(db, id, row.agent_id, iso(), deps.newId())) n++;
+      if (deps.hints.enabled) for (const id of memoryIds) if (enqueueHintsJob(db, id, row.agent_id, clock.now(), deps.newId, deps.jobs)) n++;
       markEnded(db, sessionKey, iso());
       return n;
     });

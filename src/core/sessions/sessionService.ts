@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { FeedbackConfig } from '../config/feedbackConfig';
 import type { HintsConfig } from '../config/hintsConfig';
+import { resolveJobsConfig } from '../config/jobsConfig';
+import type { JobsConfig } from '../config/jobsConfig';
 import type { SessionConfig } from '../config/sessionConfig';
 import { MemoryError, userMessage } from '../errors';
 import type { LlmClient } from '../hostContext';
@@ -31,6 +33,8 @@ export interface SessionServiceDeps {
   readonly session: SessionConfig;
   readonly feedback: FeedbackConfig;
   readonly hints: HintsConfig;
+  /** Queue settings for the hints jobs enqueued at session end (default: resolveJobsConfig()). */
+  readonly jobs?: JobsConfig;
   readonly graphEnabled: boolean;
   /** Agent scope of every row (default 'default'). */
   readonly agentId?: string;
@@ -144,7 +148,7 @@ export class SessionService {
     if (!claimed) return undefined;
     return finishSessionEnd(key, {
       store: this.deps.store, clock: this.deps.clock, logger: this.deps.logger, llm: this.deps.llm, session: this.deps.session, feedback: this.deps.feedback,
-      hints: this.deps.hints, graphEnabled: this.deps.graphEnabled, capture: this.deps.capture, propagate: this.deps.propagate, telemetry: this.telemetry, newId: this.newId,
+      hints: this.deps.hints, jobs: this.deps.jobs ?? resolveJobsConfig(), graphEnabled: this.deps.graphEnabled, capture: this.deps.capture, propagate: this.deps.propagate, telemetry: this.telemetry, newId: this.newId,
     });
   }
 

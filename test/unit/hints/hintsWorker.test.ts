@@ -1,9 +1,12 @@
 import { strict as assert } from 'node:assert';
 import type { ManualClock} from '../../../src/core/clock';
-import { isoFromMs } from '../../../src/core/clock';
 import { resolveHintsConfig } from '../../../src/core/config/hintsConfig';
 import { silentLogger } from '../../../src/core/logger';
-import { enqueueHintsJob, HINTS_MAX_ATTEMPTS } from '../../../src/core/hints/hintsJobs';
+import { enqueueHintsJob } from '../../../src/core/hints/hintsJobs';
+import { resolveJobsConfig } from '../../../src/core/config/jobsConfig';
+
+const JOBS = resolveJobsConfig();
+const HINTS_MAX_ATTEMPTS = JOBS.maxAttempts;
 import { HintsWorker } from '../../../src/core/hints/hintsWorker';
 import type { LlmClient } from '../../../src/core/hostContext';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
@@ -11,12 +14,12 @@ import { addMemory, openTestStore } from '../feedback/graphFixture';
 import { seqId } from '../sessions/sessionFixture';
 
 function worker(store: MemoryStore, clock: ManualClock, llm: LlmClient | undefined, enabled = true) {
-  return new HintsWorker({ store, clock, llm, logger: silentLogger, config: resolveHintsConfig({ enabled, max: 3 }), owner: 'test', newId: seqId });
+  return new HintsWorker({ store, clock, llm, logger: silentLogger, config: resolveHintsConfig({ enabled, max: 3 }), jobs: JOBS, owner: 'test', newId: seqId });
 }
 
 async function withJob() {
   const { store, clock } = await openTestStore();
-  const m = await store.write('t', (db) => { const id = addMemory(db, clock.now(), { content: 'The extension is bundled with esbuild' }); enqueueHintsJob(db, id, 'default', isoFromMs(clock.now()), seqId()); return id; });
+  const m = await store.write('t', (db) => { const id = addMemory(db, clock.now(), { content: 'The extension is bundled with esbuild' }); enqueueHintsJob(db, id, 'default', clock.now(), seqId, JOBS); return id; });
   return { store, clock, m };
 }
 
@@ -68,7 +71,7 @@ describe('hints worker', () => {
 
   it('does not enqueue a second open job for the same memory', async () => {
     const { store, clock, m } = await withJob();
-    assert.equal(await store.write('t', (db) => enqueueHintsJob(db, m, 'default', isoFromMs(clock.now()), seqId())), false);
+    assert.equal(await store.write('t', (db) => enqueueHintsJob(db, m, 'default', clock.now(), seqId, JOBS)), false);
     await store.close();
   });
 });
