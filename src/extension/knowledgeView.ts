@@ -1,63 +1,172 @@
+/**
+ * VS Code side of the Knowledge panel: the webview view in the Memory container, the same panel
+ * as an editor tab (restored after a reload by a serializer), and the commands that open it or
+ * show an entity in it. All message handling lives in the vscode-free KnowledgeController.
+ */
 import * as vscode from 'vscode';
 import type { Services } from './services';
-import { parseWebviewMessage } from '../../webview/protocol';
-import type { HostMessage } from '../../webview/protocol';
-import { randomBytes } from 'node:crypto';
+import { knowledgeHtml } from './knowledge/knowledgeHtml';
+import { KnowledgeController } from './knowledge/knowledgeController';
+import type { KnowledgeActions } from './knowledge/knowledgeController';
+import type { KnowledgeDataSource } from './knowledge/knowledgeDataSource';
+import { SwitchableKnowledgeSource } from './knowledge/switchableSource';
+import { PANEL_CONFIG } from '../../webview/panelConfig';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
+export const KNOWLEDGE_PANEL_TYPE = 'agentMemory.knowledgePanel';
+export const OPEN_IN_EDITOR_COMMAND = 'agentMemory.openKnowledgePanelInEditor';
+/** Shows an entity (by id) in the Knowledge panel; for the tree's context menu and other features. */
+export const SHOW_ENTITY_COMMAND = 'agentMemory.showEntityInKnowledgePanel';
+/** Command the graph tree registers to reveal an entity; when absent the tree view is focused. */
+const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
 
-export function knowledgeHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'knowledge.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'knowledge.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Knowledge</title>
-</head>
-<body>
-<main id="root" aria-live="polite"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
+/** The panels of this window. The lead wires the store in with `setDataSource` (see report). */
+export class KnowledgePanels implements vscode.Disposable {
+  readonly source = new SwitchableKnowledgeSource();
+  private readonly controllers = new Set<KnowledgeController>();
+  private viewController: KnowledgeController | undefined;
+  private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
+  private pendingEntity: string | undefined;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sourceListener: { dispose(): void };
 
-class KnowledgeViewProvider implements vscode.WebviewViewProvider {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services) {
+    this.sourceListener = this.source.onDidChange(() => this.scheduleRefresh());
+  }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    const { extensionUri } = this.services;
-    view.webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
-    view.webview.html = knowledgeHtml(view.webview, extensionUri);
-    view.webview.onDidReceiveMessage((raw: unknown) => {
-      const message = parseWebviewMessage(raw);
-      if (!message) {
-        this.services.logger.warn('Knowledge panel sent a malformed message; ignored.');
-        return;
-      }
-      if (message.type === 'ready') {
-        const reply: HostMessage = { type: 'summary', summary: { memories: 0, entities: 0 } };
-        void view.webview.postMessage(reply);
+  /** Connects the panels to the store-backed data source (or another implementation). */
+  setDataSource(source: KnowledgeDataSource): vscode.Disposable {
+    this.source.set(source);
+    this.scheduleRefresh();
+    return new vscode.Disposable(() => this.source.clear(source));
+  }
+
+  resolveView(view: vscode.WebviewView): void {
+    const controller = this.attach(view.webview, view.onDidDispose, (c) => {
+      if (this.viewController === c) this.viewController = undefined;
+    });
+    this.viewController = controller;
+    view.onDidChangeVisibility(() => { if (view.visible) void controller.refresh(); });
+  }
+
+  /** Opens (or reveals) the panel as an editor tab. */
+  openInEditor(): KnowledgeController {
+    if (this.editorPanel) {
+      this.editorPanel.panel.reveal();
+      return this.editorPanel.controller;
+    }
+    const panel = vscode.window.createWebviewPanel(KNOWLEDGE_PANEL_TYPE, 'Knowledge', vscode.ViewColumn.Active, { retainContextWhenHidden: false, ...this.webviewOptions() });
+    return this.adoptPanel(panel);
+  }
+
+  /** Takes over a panel restored by VS Code after a reload. */
+  adoptPanel(panel: vscode.WebviewPanel): KnowledgeController {
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'memory.svg');
+    const controller = this.attach(panel.webview, panel.onDidDispose, () => { this.editorPanel = undefined; });
+    this.editorPanel = { panel, controller };
+    return controller;
+  }
+
+  async showEntity(id: string): Promise<void> {
+    const target = this.editorPanel?.panel.visible ? this.editorPanel.controller : this.viewController;
+    if (target) {
+      await target.showEntity(id);
+      if (target === this.viewController) await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+      return;
+    }
+    this.pendingEntity = id; // delivered when the view's webview says it is ready
+    await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    this.sourceListener.dispose();
+    for (const c of this.controllers) c.dispose();
+    this.controllers.clear();
+    this.editorPanel?.panel.dispose();
+  }
+
+  private webviewOptions(): vscode.WebviewOptions {
+    const root = this.services.extensionUri;
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media')] };
+  }
+
+  private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>, onDispose: (c: KnowledgeController) => void): KnowledgeController {
+    const root = this.services.extensionUri;
+    webview.options = this.webviewOptions();
+    webview.html = knowledgeHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'knowledge.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'knowledge.css')).toString(),
+    });
+    const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
+    this.controllers.add(controller);
+    const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
+      await controller.handle(raw);
+      if (this.pendingEntity !== undefined && isReady(raw) && controller === this.viewController) {
+        const id = this.pendingEntity;
+        this.pendingEntity = undefined;
+        await controller.showEntity(id);
       }
     });
+    onDidDispose(() => {
+      sub.dispose();
+      controller.dispose();
+      this.controllers.delete(controller);
+      onDispose(controller);
+    });
+    return controller;
+  }
+
+  private actions(): KnowledgeActions {
+    return {
+      openInTree: async (id) => {
+        const commands = await vscode.commands.getCommands(true);
+        if (commands.includes(REVEAL_IN_TREE_COMMAND)) await vscode.commands.executeCommand(REVEAL_IN_TREE_COMMAND, id);
+        else await vscode.commands.executeCommand('agentMemory.graph.focus');
+      },
+      copyText: async (text) => {
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage('Copied to the clipboard', 2000);
+      },
+    };
+  }
+
+  private scheduleRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      for (const c of this.controllers) void c.refresh();
+    }, PANEL_CONFIG.refreshDebounceMs);
   }
 }
 
-export function registerKnowledgeView(context: vscode.ExtensionContext, services: Services): void {
+function isReady(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'ready';
+}
+
+/**
+ * Registers the view, the editor-tab serializer and the panel commands. Returns the panels so
+ * activate() can connect the data source: `panels.setDataSource(createStoreKnowledgeSource(...))`.
+ */
+export function registerKnowledgeView(context: vscode.ExtensionContext, services: Services, source?: KnowledgeDataSource): KnowledgePanels {
+  const panels = new KnowledgePanels(services);
+  if (source) context.subscriptions.push(panels.setDataSource(source));
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(KNOWLEDGE_VIEW_ID, new KnowledgeViewProvider(services), { webviewOptions: { retainContextWhenHidden: false } }),
+    panels,
+    vscode.window.registerWebviewViewProvider(KNOWLEDGE_VIEW_ID, { resolveWebviewView: (view) => panels.resolveView(view) }),
+    vscode.window.registerWebviewPanelSerializer(KNOWLEDGE_PANEL_TYPE, {
+      deserializeWebviewPanel: async (panel) => { panels.adoptPanel(panel); },
+    }),
+    vscode.commands.registerCommand(OPEN_IN_EDITOR_COMMAND, () => { panels.openInEditor(); }),
+    vscode.commands.registerCommand(SHOW_ENTITY_COMMAND, async (id: unknown) => {
+      if (typeof id === 'string' && id) await panels.showEntity(id);
+      else if (isEntityNode(id)) await panels.showEntity(id.entityId);
+    }),
   );
+  return panels;
+}
+
+/** Tree nodes may pass themselves as the command argument; accept any `{ entityId }`. */
+function isEntityNode(v: unknown): v is { entityId: string } {
+  return typeof v === 'object' && v !== null && typeof (v as { entityId?: unknown }).entityId === 'string';
 }

@@ -1,0 +1,233 @@
+/**
+ * Host side of one Knowledge panel instance (the sidebar view or an editor tab): decodes the
+ * webview's messages, asks the data source, and answers with protocol messages. It never imports
+ * vscode: the thin adapter in knowledgeView.ts gives it a `post` function and the editor actions.
+ */
+import { decodeWebviewMessage } from '../../../webview/protocol';
+import { PANEL_CONFIG } from '../../../webview/panelConfig';
+import type { EntitySummary, ErrorScope, HostMessage, WebviewMessage } from '../../../webview/protocolTypes';
+import type { Logger } from '../../core/logger';
+import { MemoryError, userMessage } from '../../core/errors';
+import type { Disposable } from '../../core/store/storeTypes';
+import type { KnowledgeDataSource } from './knowledgeDataSource';
+import { diffWindow } from './listDiff';
+
+/** Editor-side effects the panel can ask for. */
+export interface KnowledgeActions {
+  openInTree(id: string): Promise<void>;
+  copyText(text: string): Promise<void>;
+}
+
+interface ListState {
+  query: string;
+  entityType: string | null;
+  /** Union of the row ranges sent since the last reset: [lo, hi). */
+  lo: number;
+  hi: number;
+  /** Rows as last sent, by absolute index (only inside [lo, hi)). */
+  sent: Map<number, EntitySummary>;
+  total: number;
+  /** Offset of the last page the webview asked for (what it is looking at). */
+  lastOffset: number;
+}
+
+export class KnowledgeController implements Disposable {
+  private list: ListState = { query: '', entityType: null, lo: 0, hi: 0, sent: new Map(), total: 0, lastOffset: 0 };
+  private selectedId: string | undefined;
+  private lastDetailJson: string | undefined;
+  private ready = false;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private disposed = false;
+
+  constructor(
+    private readonly source: KnowledgeDataSource,
+    private readonly post: (message: HostMessage) => unknown,
+    private readonly actions: KnowledgeActions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Handles one raw message from the webview; never rejects. */
+  async handle(raw: unknown): Promise<void> {
+    const decoded = decodeWebviewMessage(raw);
+    if (!decoded.ok) {
+      this.logger.warn(`Knowledge panel sent a malformed message (${decoded.error}); ignored.`);
+      return;
+    }
+    try {
+      await this.dispatch(decoded.value);
+    } catch (e) {
+      this.logger.error(`Knowledge panel: ${decoded.value.type} failed: ${userMessage(e)}`);
+      this.send({ type: 'error', scope: scopeOf(decoded.value), message: userMessage(e) });
+    }
+  }
+
+  /** Asks the webview to show an entity (from a command or the tree's context menu). */
+  async showEntity(id: string): Promise<void> {
+    this.send({ type: 'select', id });
+    this.selectedId = id;
+    await this.guard('detail', () => this.sendDetail(true));
+  }
+
+  /**
+   * Re-reads what the panel shows after a store change and sends only what changed: a delta of
+   * changed rows when the list order is unchanged, otherwise a reset of the visible page; stats,
+   * focal entities and the open detail. Concurrent calls coalesce into one more run.
+   */
+  refresh(): Promise<void> {
+    if (!this.ready || this.disposed) return Promise.resolve();
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await this.guard('list', () => this.refreshList());
+        await this.guard('stats', () => this.sendStats());
+        await this.guard('focal', () => this.sendFocal());
+        await this.guard('detail', () => this.sendDetail(false));
+      } while (this.refreshAgain && !this.disposed);
+    })().finally(() => { this.refreshing = undefined; });
+    return this.refreshing;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  private async dispatch(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        await this.guard('stats', () => this.sendStats());
+        await this.guard('focal', () => this.sendFocal());
+        return;
+      case 'refresh':
+        this.ready = true;
+        return this.refresh();
+      case 'search':
+        this.list = { query: m.query, entityType: m.entityType, lo: 0, hi: 0, sent: new Map(), total: 0, lastOffset: 0 };
+        return this.sendPage(0, 0, PANEL_CONFIG.pageSize, true);
+      case 'requestPage':
+        this.list.lastOffset = m.offset;
+        return this.sendPage(m.requestId, m.offset, m.limit, false);
+      case 'selectEntity':
+        this.selectedId = m.id;
+        return this.sendDetail(true);
+      case 'setPinned':
+        await this.source.setPinned(m.id, m.pinned);
+        // The store's change event refreshes every open panel; refresh this one now as well so
+        // the toggle answers at once even when the store coalesces its events.
+        return this.refresh();
+      case 'recall': {
+        const started = performance.now();
+        const results = await this.source.recall(m.query, m.limit);
+        this.send({ type: 'recallResult', requestId: m.requestId, query: m.query, tookMs: Math.round(performance.now() - started), results });
+        return;
+      }
+      case 'openInTree':
+        return this.actions.openInTree(m.id);
+      case 'copy':
+        return this.copy(m.id, m.what);
+    }
+  }
+
+  private async sendPage(requestId: number, offset: number, limit: number, reset: boolean): Promise<void> {
+    const { query, entityType } = this.list;
+    const page = await this.source.listEntities({ query, entityType, offset, limit });
+    if (query !== this.list.query || entityType !== this.list.entityType) return; // a newer search won
+    if (offset > page.total) return this.sendPage(requestId, Math.max(0, page.total - limit), limit, true); // the list shrank
+    const s = this.list;
+    if (reset || s.total !== page.total) {
+      s.sent.clear();
+      s.lo = offset;
+      s.hi = offset;
+      reset = true;
+    }
+    s.total = page.total;
+    page.entities.forEach((e, i) => s.sent.set(offset + i, e));
+    s.lo = Math.min(s.lo, offset);
+    s.hi = Math.max(s.hi, offset + page.entities.length);
+    this.send({ type: 'page', requestId, query, entityType, offset, total: page.total, reset, entities: page.entities, types: page.types });
+  }
+
+  private async refreshList(): Promise<void> {
+    const s = this.list;
+    const span = s.hi - s.lo;
+    if (span === 0 || span > PANEL_CONFIG.refreshSpanMax) {
+      return this.sendPage(0, span === 0 ? 0 : s.lastOffset, PANEL_CONFIG.pageSize, true);
+    }
+    const { query, entityType } = s;
+    const page = await this.source.listEntities({ query, entityType, offset: s.lo, limit: span });
+    if (query !== this.list.query || entityType !== this.list.entityType) return;
+    const before: EntitySummary[] = [];
+    for (let i = s.lo; i < s.hi; i++) before.push(s.sent.get(i) as EntitySummary);
+    const diff = diffWindow(before, page.entities, s.total, page.total, s.lo === 0);
+    if (diff.kind === 'reset') {
+      s.sent.clear();
+      s.total = page.total;
+      page.entities.forEach((e, i) => s.sent.set(s.lo + i, e));
+      s.hi = s.lo + page.entities.length;
+      this.send({ type: 'page', requestId: 0, query, entityType, offset: s.lo, total: page.total, reset: true, entities: page.entities, types: page.types });
+      return;
+    }
+    if (diff.kind === 'same') return;
+    s.total = page.total;
+    s.sent.clear();
+    page.entities.forEach((e, i) => s.sent.set(s.lo + i, e));
+    s.hi = s.lo + page.entities.length;
+    this.send({ type: 'delta', total: page.total, upserts: diff.upserts, removed: diff.removed });
+  }
+
+  private async sendDetail(force: boolean): Promise<void> {
+    const id = this.selectedId;
+    if (id === undefined) return;
+    const detail = await this.source.entityDetail(id);
+    if (id !== this.selectedId) return;
+    const json = JSON.stringify(detail);
+    if (!force && json === this.lastDetailJson) return;
+    this.lastDetailJson = json;
+    this.send({ type: 'detail', id, detail });
+  }
+
+  private async sendStats(): Promise<void> {
+    this.send({ type: 'stats', stats: await this.source.stats() });
+  }
+
+  private async sendFocal(): Promise<void> {
+    this.send({ type: 'focal', focal: await this.source.focal() });
+  }
+
+  private async copy(id: string, what: 'name' | 'id' | 'json'): Promise<void> {
+    if (what === 'id') return this.actions.copyText(id);
+    const detail = await this.source.entityDetail(id);
+    if (!detail) throw new MemoryError('E_NOT_FOUND', `The entity ${id} no longer exists.`);
+    return this.actions.copyText(what === 'name' ? detail.summary.name : JSON.stringify(detail, null, 2));
+  }
+
+  private async guard(scope: ErrorScope, fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (e) {
+      this.logger.error(`Knowledge panel: ${scope} failed: ${userMessage(e)}`);
+      this.send({ type: 'error', scope, message: userMessage(e) });
+    }
+  }
+
+  private send(message: HostMessage): void {
+    if (this.disposed) return;
+    this.post(message);
+  }
+}
+
+function scopeOf(m: WebviewMessage): ErrorScope {
+  switch (m.type) {
+    case 'search': case 'requestPage': case 'refresh': return 'list';
+    case 'selectEntity': return 'detail';
+    case 'setPinned': return 'pin';
+    case 'recall': return 'recall';
+    case 'ready': return 'stats';
+    default: return 'action';
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Types of the Knowledge panel protocol (host ⇄ webview). The decoders in protocol.ts are typed
+ * against these interfaces, so a field added here without a validator does not compile.
+ */
+
+export type HealthTrend = 'improving' | 'stable' | 'declining';
+
+/** Per-entity predictor health (seed 003 getEntityHealth); absent when too few comparisons. */
+export interface EntityHealthView {
+  readonly comparisonCount: number;
+  readonly winRate: number;
+  readonly avgMargin: number;
+  readonly trend: HealthTrend;
+}
+
+/** One row of the entity list. */
+export interface EntitySummary {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string;
+  readonly pinned: boolean;
+  readonly pinnedAt: string | null;
+  readonly mentions: number;
+  readonly aspects: number;
+  readonly attributes: number;
+  readonly constraints: number;
+  readonly relations: number;
+  readonly health: EntityHealthView | null;
+}
+
+export type AttributeKind = 'attribute' | 'constraint';
+export type AttributeStatus = 'active' | 'superseded' | 'deleted';
+
+export interface AttributeView {
+  readonly id: string;
+  readonly kind: AttributeKind;
+  readonly status: AttributeStatus;
+  readonly importance: number;
+  readonly content: string;
+  readonly supersededBy: string | null;
+  /** Structured currentness: e.g. "Superseded by: …" with the replacement's content. */
+  readonly currentnessNote: string | null;
+}
+
+export interface AspectView {
+  readonly id: string;
+  readonly name: string;
+  readonly weight: number;
+  readonly updatedAt: string | null;
+  readonly attributes: readonly AttributeView[];
+}
+
+export type RelationDirection = 'outgoing' | 'incoming';
+
+export interface RelationView {
+  readonly id: string;
+  readonly direction: RelationDirection;
+  readonly relationType: string;
+  readonly otherId: string;
+  readonly otherName: string;
+  readonly strength: number;
+  readonly confidence: number;
+  readonly mentions: number;
+}
+
+export interface EntityDetail {
+  readonly summary: EntitySummary;
+  readonly canonicalName: string;
+  readonly description: string | null;
+  readonly updatedAt: string | null;
+  /** Sorted by weight, heaviest first (the host sorts; the webview keeps the order). */
+  readonly aspects: readonly AspectView[];
+  /** Attributes with no aspect yet (unclassified stubs). */
+  readonly unassigned: readonly AttributeView[];
+  readonly relations: readonly RelationView[];
+}
+
+export interface KnowledgeCounts {
+  readonly memories: number;
+  readonly entities: number;
+  readonly pinned: number;
+  readonly aspects: number;
+  readonly attributes: number;
+  readonly constraints: number;
+  readonly relations: number;
+}
+
+/** Seed 003 §6 "Knowledge tab stats": computed from entity_aspects. */
+export interface FeedbackStats {
+  readonly aspectsUpdatedLast7Days: number;
+  /** null when there are no aspects. */
+  readonly avgAspectWeight: number | null;
+  readonly aspectsAtMax: number;
+  readonly aspectsAtMin: number;
+}
+
+/** Seed 003 §6 session-end telemetry, accumulated in-process since activation. */
+export interface FeedbackTelemetry {
+  readonly feedbackAspectsUpdated: number;
+  readonly feedbackFtsConfirmations: number;
+  readonly feedbackDecayedAspects: number;
+  readonly feedbackPropagatedAttributes: number;
+  readonly lastRunAt: string | null;
+}
+
+export interface KnowledgeStats {
+  readonly counts: KnowledgeCounts;
+  readonly feedback: FeedbackStats;
+  /** null when the feedback loop has not reported in this process. */
+  readonly telemetry: FeedbackTelemetry | null;
+}
+
+export interface FocalEntityView {
+  readonly id: string;
+  readonly name: string;
+  readonly pinned: boolean;
+}
+
+/** The last focal-entity resolution (seed 003 FocalEntityResult). */
+export interface FocalResolution {
+  readonly source: string;
+  readonly resolvedAt: string | null;
+  readonly entities: readonly FocalEntityView[];
+}
+
+export interface ExplainScore {
+  readonly name: string;
+  readonly value: number;
+}
+
+/** "Why was this recalled": the score breakdown of one recall result. */
+export interface RecallExplain {
+  readonly channels: readonly ExplainScore[];
+  readonly boosts: readonly ExplainScore[];
+  readonly penalties: readonly ExplainScore[];
+  readonly notes: readonly string[];
+}
+
+export interface RecallResultView {
+  readonly id: string;
+  readonly content: string;
+  readonly score: number;
+  readonly memoryType: string;
+  readonly createdAt: string | null;
+  readonly explain: RecallExplain | null;
+}
+
+export type ErrorScope = 'list' | 'detail' | 'pin' | 'recall' | 'stats' | 'focal' | 'action';
+
+/** Host → webview. */
+export type HostMessage =
+  | {
+    readonly type: 'page';
+    /** Echo of the request that produced it; 0 for pushes the host starts itself. */
+    readonly requestId: number;
+    readonly query: string;
+    readonly entityType: string | null;
+    readonly offset: number;
+    readonly total: number;
+    /** Replace every loaded row (the order changed); otherwise merge this slice. */
+    readonly reset: boolean;
+    readonly entities: readonly EntitySummary[];
+    readonly types: readonly string[];
+  }
+  | { readonly type: 'delta'; readonly total: number; readonly upserts: readonly EntitySummary[]; readonly removed: readonly string[] }
+  | { readonly type: 'detail'; readonly id: string; readonly detail: EntityDetail | null }
+  | { readonly type: 'stats'; readonly stats: KnowledgeStats }
+  | { readonly type: 'focal'; readonly focal: FocalResolution | null }
+  | { readonly type: 'recallResult'; readonly requestId: number; readonly query: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
+  | { readonly type: 'select'; readonly id: string }
+  | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string };
+
+export type CopyWhat = 'name' | 'id' | 'json';
+
+/** Webview → host. */
+export type WebviewMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'refresh' }
+  | { readonly type: 'search'; readonly query: string; readonly entityType: string | null }
+  | { readonly type: 'requestPage'; readonly requestId: number; readonly offset: number; readonly limit: number }
+  | { readonly type: 'selectEntity'; readonly id: string }
+  | { readonly type: 'setPinned'; readonly id: string; readonly pinned: boolean }
+  | { readonly type: 'recall'; readonly requestId: number; readonly query: string; readonly limit: number }
+  | { readonly type: 'openInTree'; readonly id: string }
+  | { readonly type: 'copy'; readonly id: string; readonly what: CopyWhat };
