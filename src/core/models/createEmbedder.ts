@@ -1,0 +1,44 @@
+/**
+ * Builds the embedder a model setting names: the bundled USE-lite folder runs in a worker thread
+ * (WorkerEmbedder); any other Hugging Face folder runs through transformers.js. Nothing is loaded
+ * until the first embed().
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ModelConfig } from '../config/modelConfig';
+import type { Embedder } from './embedder';
+import { isHubModelId, resolveModelDir } from './modelPaths';
+import type { ModelDirs } from './modelPaths';
+import { TransformersEmbedder } from './transformersEmbedder';
+import { WorkerEmbedder } from './workerEmbedder';
+import type { WorkerScript } from './workerEmbedder';
+
+export interface CreateEmbedderOptions {
+  /** Worker script override (tests, packaging). */
+  readonly worker?: WorkerScript;
+}
+
+function isUseLiteFolder(dir: string): boolean {
+  try {
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { model_type?: unknown };
+    return config.model_type === 'use-lite';
+  } catch {
+    return false;
+  }
+}
+
+/** The id stored with vectors: the hub id or bundled name as configured, else the folder name. */
+export function embeddingModelId(spec: string, dir: string): string {
+  const s = spec.trim();
+  if (isHubModelId(s) || (!s.includes('/') && !s.includes('\\') && !s.startsWith('.') && !s.startsWith('~') && s !== '')) return s;
+  return basename(dir);
+}
+
+export function createEmbedder(config: Pick<ModelConfig, 'embeddingModel' | 'embedBatchSize' | 'intraOpThreads'>, dirs: ModelDirs, options: CreateEmbedderOptions = {}): Embedder {
+  const dir = resolveModelDir(config.embeddingModel, dirs);
+  const id = embeddingModelId(config.embeddingModel, dir);
+  if (isUseLiteFolder(dir) && existsSync(join(dir, 'onnx', 'model.onnx'))) {
+    return new WorkerEmbedder({ modelDir: dir, id, batchSize: config.embedBatchSize, intraOpThreads: config.intraOpThreads, ...(options.worker ? { worker: options.worker } : {}) });
+  }
+  return new TransformersEmbedder({ modelDir: dir, id, batchSize: config.embedBatchSize });
+}
