@@ -36,13 +36,17 @@ export function leaseHintsJobs(db: SqlWriter, owner: string, limit: number, nowM
 
 /** Stores the hints (INSERT OR IGNORE on UNIQUE(memory_id, hint)) and completes the job; returns hints written. */
 export function completeHintsJob(db: SqlWriter, job: HintsJob, owner: string, hints: readonly string[], nowMs: number, newId: () => string): number {
+  const written = writeHints(db, job.memoryId, job.agentId, hints, nowMs, newId);
+  completeJob(db, job.id, owner, { hints: written }, nowMs);
+  return written;
+}
+
+/** Inserts hints of a live memory (deduped by UNIQUE(memory_id, hint)); returns how many were new. */
+export function writeHints(db: SqlWriter, memoryId: string, agentId: string, hints: readonly string[], nowMs: number, newId: () => string): number {
   let written = 0;
   const nowIso = new Date(nowMs).toISOString();
-  const live = db.get('SELECT 1 AS found FROM memories WHERE id = ? AND is_deleted = 0', [job.memoryId]);
-  if (live) {
-    for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), job.memoryId, job.agentId, h, nowIso]).changes;
-  }
-  completeJob(db, job.id, owner, { hints: written }, nowMs);
+  if (!db.get('SELECT 1 AS found FROM memories WHERE id = ? AND is_deleted = 0', [memoryId])) return 0;
+  for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), memoryId, agentId, h, nowIso]).changes;
   return written;
 }
 

@@ -5,7 +5,9 @@ import { userMessage } from '../errors';
 import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import type { MemoryStore } from '../store/storeTypes';
-import { completeHintsJob, failHintsJob, leaseHintsJobs, memoryContent } from './hintsJobs';
+import type { JobContext, JobHandler } from '../jobs/jobWorker';
+import type { JobRecord } from '../jobs/jobQueue';
+import { completeHintsJob, failHintsJob, HINTS_JOB_TYPE, leaseHintsJobs, memoryContent, writeHints } from './hintsJobs';
 import { buildHintsPrompt, parseHints } from './hintsText';
 
 /**
@@ -92,4 +94,27 @@ export class HintsWorker {
     }
     return handled;
   }
+}
+
+/**
+ * The same work as a handler for the shared JobWorker (jobs/jobWorker.ts), for hosts that run one
+ * worker for every job type. Register it only when status() is 'running' (enabled and an LLM);
+ * otherwise hints jobs wait in the queue.
+ */
+export function createHintsJobHandler(deps: { llm: LlmClient; config: HintsConfig; newId: () => string }): JobHandler {
+  return {
+    type: HINTS_JOB_TYPE,
+    async run(job: JobRecord, ctx: JobContext): Promise<unknown> {
+      if (!job.memoryId) return { hints: 0 };
+      const memoryId = job.memoryId;
+      const p = job.payload as { agentId?: unknown } | null;
+      const agentId = p && typeof p.agentId === 'string' ? p.agentId : 'default';
+      const content = ctx.store.read((db) => memoryContent(db, memoryId));
+      if (content === undefined) return { hints: 0 };
+      const answer = await deps.llm.complete(buildHintsPrompt(content, deps.config.max), { timeoutMs: deps.config.timeoutMs, signal: ctx.signal });
+      const hints = parseHints(answer, deps.config.max);
+      const written = await ctx.store.write('hints', (db) => writeHints(db, memoryId, agentId, hints, ctx.clock.now(), deps.newId));
+      return { hints: written };
+    },
+  };
 }

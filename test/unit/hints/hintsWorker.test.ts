@@ -7,7 +7,8 @@ import { resolveJobsConfig } from '../../../src/core/config/jobsConfig';
 
 const JOBS = resolveJobsConfig();
 const HINTS_MAX_ATTEMPTS = JOBS.maxAttempts;
-import { HintsWorker } from '../../../src/core/hints/hintsWorker';
+import { createHintsJobHandler, HintsWorker } from '../../../src/core/hints/hintsWorker';
+import { JobWorker } from '../../../src/core/jobs/jobWorker';
 import type { LlmClient } from '../../../src/core/hostContext';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { addMemory, openTestStore } from '../feedback/graphFixture';
@@ -72,6 +73,18 @@ describe('hints worker', () => {
   it('does not enqueue a second open job for the same memory', async () => {
     const { store, clock, m } = await withJob();
     assert.equal(await store.write('t', (db) => enqueueHintsJob(db, m, 'default', clock.now(), seqId, JOBS)), false);
+    await store.close();
+  });
+});
+
+describe('hints job handler for the shared worker', () => {
+  it('writes hints through JobWorker.drain', async () => {
+    const { store, clock, m } = await withJob();
+    const handler = createHintsJobHandler({ llm: { label: 'fake', complete: async () => 'Which tool bundles the extension?' }, config: resolveHintsConfig({ enabled: true }), newId: seqId });
+    const w = new JobWorker({ store, handlers: [handler], config: JOBS, clock, logger: silentLogger });
+    const stats = await w.drain();
+    assert.equal(stats.completed, 1);
+    assert.deepEqual(store.read((db) => db.all<{ hint: string }>('SELECT hint FROM memory_hints WHERE memory_id = ?', [m]).map((r) => r.hint)), ['Which tool bundles the extension?']);
     await store.close();
   });
 });
