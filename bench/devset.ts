@@ -99,7 +99,7 @@ export interface QuestionScore {
 }
 
 /** Scores one question's ranking. */
-export function scoreQuestion(question: Pick<DevQuestion, 'category' | 'gold'>, ranked: readonly string[]): QuestionScore {
+export function scoreQuestion(question: { category: string; gold: readonly string[] }, ranked: readonly string[]): QuestionScore {
   return {
     category: question.category,
     recallAt5: recallAtK(ranked, question.gold, 5),

@@ -71,7 +71,8 @@ function speaker(type: DevMemoryType, rng: Rng, spec: ProjectSpec): string {
   return rng.pick(spec.agents);
 }
 
-export function assembleProject(spec: ProjectSpec, rng: Rng): { memories: DraftMemory[]; questions: DraftQuestion[] } {
+/** `seenText` is shared across projects so no two memories of the set have the same content. */
+export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<string>): { memories: DraftMemory[]; questions: DraftQuestion[] } {
   const pending: Pending[] = [];
   const questions: DraftQuestion[] = [];
   const ref = (kind: string, key: string): string => `${spec.key}:${kind}:${key}`;
@@ -101,6 +102,8 @@ export function assembleProject(spec: ProjectSpec, rng: Rng): { memories: DraftM
     for (let i = 0; i < rng.int(1, 2); i++) {
       const nr = `${r}:near${i}`;
       const draft = decisionDistractor(rng, spec, d.topic, d.alt);
+      if (seenText.has(draft.content)) continue;
+      seenText.add(draft.content);
       pending.push({ ref: nr, pos: rng.next(), type: draft.type, who: rng.pick(spec.agents), render: () => draft.content });
       negs.push(nr);
     }
@@ -157,7 +160,6 @@ export function assembleProject(spec: ProjectSpec, rng: Rng): { memories: DraftM
     questions.push({ query: multiQuery(ea.item.ask, eb.item.ask, spec.name, rng), gold: [ea.ref, eb.ref], category: 'multi-part', project: spec.key });
   }
 
-  const seenText = new Set<string>();
   for (let n = 0; n < spec.noiseCount; n++) {
     let draft: NoiseDraft | undefined;
     for (let attempt = 0; attempt < 30 && draft === undefined; attempt++) {

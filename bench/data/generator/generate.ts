@@ -21,8 +21,9 @@ export function generateDevSet(seed: number = DEVSET_SEED): GeneratedDevSet {
   const root = createRng(seed);
   const drafts: DraftMemory[] = [];
   const rawQuestions = [];
+  const seenText = new Set<string>();
   for (const spec of PROJECTS) {
-    const out = assembleProject(spec, root.fork(spec.key));
+    const out = assembleProject(spec, root.fork(spec.key), seenText);
     drafts.push(...out.memories);
     rawQuestions.push(...out.questions);
   }

@@ -46,7 +46,7 @@ export const LEDGERLY: ProjectSpec = {
       q: 'What caused ERR_INVOICE_NUMBER_TAKEN?' },
     { key: 'hydration', text: 'The "Hydration failed" warning on /settings/billing came from rendering the trial end date in the server timezone; dates on that page are now formatted on the client only.',
       q: 'Why did /settings/billing show a hydration warning?',
-      para: 'The billing settings screen complained that server and browser markup differed. What was behind it?' },
+      para: 'The account payment preferences page complained that pre-rendered and client markup differed. What was behind it?' },
     { key: 'stripe-sig', text: 'StripeSignatureVerificationError on the webhook route happened because Next.js parsed the body as JSON first; the webhook handler now reads the raw body.',
       q: 'How did we fix StripeSignatureVerificationError on the webhook route?' },
   ],
