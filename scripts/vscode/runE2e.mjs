@@ -1,0 +1,92 @@
+// e2e layer: Playwright (playwright-core + Debian Chromium) against the code-server workbench with
+// the packaged extension VSIX (and the fake language model) installed. Runs the tests exported as
+// `tests` from test/e2e/*.e2e.ts in order, in one workbench session; screenshots go to
+// test-results/e2e-*.png. Prints "e2e: N passed, N failed" and records the counts.
+// Usage: node scripts/vscode/runE2e.mjs [name filter]
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { ensureToolchain } from './install.mjs';
+import { mib, packageFakeLanguageModel } from './vsix.mjs';
+import { withWorkbench } from './session.mjs';
+import { workbenchUrl } from './codeServer.mjs';
+import { HarnessError, secondsSince } from './proc.mjs';
+import { TIMEOUTS, paths, repoRoot } from './toolchain.mjs';
+import { packageExtension } from '../package.mjs';
+
+const require = createRequire(import.meta.url);
+const { writeResult } = require('../testResults.cjs');
+const LAYER = 'e2e';
+const E2E_DIR = join(repoRoot, 'test', 'e2e');
+
+async function loadTests(filter) {
+  const files = readdirSync(E2E_DIR).filter((f) => f.endsWith('.e2e.ts')).sort();
+  const tests = [];
+  for (const f of files) {
+    const mod = await tsImport(pathToFileURL(join(E2E_DIR, f)).href, import.meta.url);
+    if (!Array.isArray(mod.tests)) throw new HarnessError(`${f} must export "tests" (an array of {name, run})`);
+    tests.push(...mod.tests.map((t) => ({ ...t, file: f })));
+  }
+  return filter ? tests.filter((t) => t.name.includes(filter)) : tests;
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function runTests(tests, { page, server, workspace }) {
+  mkdirSync(paths.testResults, { recursive: true });
+  const screenshot = async (name) => {
+    const file = join(paths.testResults, `e2e-${name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`  screenshot: ${file.replace(`${repoRoot}/`, '')}`);
+    return file;
+  };
+  const webview = (extensionId) => page.frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]`).frameLocator('#active-frame');
+  const ctx = { page, screenshot, webview };
+  await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  let passed = 0;
+  let failed = 0;
+  for (const test of tests) {
+    const t = Date.now();
+    try {
+      await withTimeout(test.run(ctx), TIMEOUTS.e2eStep * 2, `"${test.name}"`);
+      passed += 1;
+      console.log(`  ✓ ${test.name} (${secondsSince(t)} s)`);
+    } catch (err) {
+      failed += 1;
+      const where = String(err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l) && !l.includes('data:text')).slice(0, 3);
+      console.log(`  ✗ ${test.name} (${secondsSince(t)} s)\n    ${[...String(err.message ?? err).split('\n').slice(0, 12), ...where].join('\n    ')}`);
+      await screenshot(`FAILED-${test.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`).catch(() => undefined);
+    }
+  }
+  return { passed, failed };
+}
+
+async function main() {
+  const started = Date.now();
+  const filter = process.argv.slice(2).join(' ');
+  const toolchain = await ensureToolchain();
+  const tests = await loadTests(filter);
+  if (tests.length === 0) throw new HarnessError(`no e2e tests match "${filter}"`);
+  const vsix = await packageExtension();
+  const fakeLm = await packageFakeLanguageModel();
+  const suiteStarted = Date.now();
+  const counts = await withWorkbench({ layer: LAYER, vsixes: [fakeLm, vsix.file] }, (session) => runTests(tests, session));
+  const ms = Date.now() - suiteStarted;
+  writeResult(LAYER, { ...counts, skipped: 0, ms, installMs: toolchain.installMs, vsixBytes: vsix.bytes });
+  console.log(`e2e suite (install VSIX, server start to stop) took ${(ms / 1000).toFixed(1)} s; whole layer ${secondsSince(started)} s; VSIX ${mib(vsix.bytes)}`);
+  console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);
+  process.exitCode = counts.failed === 0 && counts.passed > 0 ? 0 : 1;
+}
+
+main().catch((err) => {
+  console.error(`\n[vscode-harness] e2e layer failed: ${err.message}`);
+  writeResult(LAYER, { passed: 0, failed: 1, skipped: 0, ms: 0, error: err.message });
+  console.log('e2e: 0 passed, 1 failed');
+  process.exitCode = 1;
+});

@@ -1,0 +1,90 @@
+// One workbench session for a test layer: throwaway profile, VSIX installs, code-server, headless
+// Chromium; always torn down (browser, server process group, leftover check), with the server and
+// extension host logs copied to test-results/ before the profile is deleted.
+import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser } from './browser.mjs';
+import { createProfile, extensionHostLog, extensionHostLogTail, installExtension, processesMentioning, removeProfile, startCodeServer } from './codeServer.mjs';
+import { HarnessError, secondsSince } from './proc.mjs';
+import { paths, repoRoot } from './toolchain.mjs';
+
+export const DEMO_WORKSPACE = join(repoRoot, 'test', 'fixtures', 'demoWorkspace');
+
+const log = (msg) => console.log(`[vscode-harness] ${msg}`);
+
+/** Copies the demo workspace into the profile, so tests never modify the repository. */
+export function copyDemoWorkspace(profile) {
+  const target = join(profile.dir, 'workspace');
+  cpSync(DEMO_WORKSPACE, target, { recursive: true });
+  return target;
+}
+
+function keepLogs(profile, layer) {
+  mkdirSync(paths.testResults, { recursive: true });
+  const kept = [];
+  if (existsSync(profile.serverLog)) {
+    const to = join(paths.testResults, `${layer}-server.log`);
+    copyFileSync(profile.serverLog, to);
+    kept.push(to);
+  }
+  const exthost = extensionHostLog(profile);
+  if (exthost) {
+    const to = join(paths.testResults, `${layer}-exthost.log`);
+    copyFileSync(exthost, to);
+    kept.push(to);
+  }
+  return kept;
+}
+
+/**
+ * Runs body({profile, server, page, browser, workspace}) against a fresh workbench.
+ * options: layer (name for logs), vsixes (installed before start), smokeTestDriver, env (extra
+ * server env, or a function of the profile returning it).
+ * Returns body's result; the teardown errors (a process left behind) fail the run.
+ */
+export async function withWorkbench(options, body) {
+  const { layer, vsixes = [], smokeTestDriver = false, env = {} } = options;
+  const profile = createProfile(layer);
+  let server;
+  let browser;
+  let result;
+  let bodyError;
+  try {
+    for (const vsix of vsixes) {
+      const t = Date.now();
+      await installExtension(profile, vsix);
+      log(`installed ${vsix.replace(`${repoRoot}/`, '')} in ${secondsSince(t)} s`);
+    }
+    const workspace = copyDemoWorkspace(profile);
+    const t = Date.now();
+    server = await startCodeServer(profile, { smokeTestDriver, env: typeof env === 'function' ? env(profile) : env });
+    log(`code-server ready on ${server.url} in ${secondsSince(t)} s (pid ${server.pid}, profile ${profile.dir})`);
+    browser = await launchBrowser(profile);
+    result = await body({ profile, server, page: browser.page, browser, workspace });
+  } catch (err) {
+    bodyError = err;
+    if (server) console.error(extensionHostLogTail(profile));
+  }
+  const teardownError = await teardown(profile, layer, server, browser);
+  if (bodyError) {
+    if (teardownError) console.error(`[vscode-harness] teardown also failed: ${teardownError.message}`);
+    throw bodyError;
+  }
+  if (teardownError) throw teardownError;
+  return result;
+}
+
+/** Closes the browser, stops the server group, keeps the logs; returns an error if anything remains. */
+async function teardown(profile, layer, server, browser) {
+  if (browser) await browser.close();
+  let stopError;
+  if (server) await server.stop().catch((err) => { stopError = err; });
+  const kept = keepLogs(profile, layer);
+  if (kept.length) log(`logs kept: ${kept.map((f) => f.replace(`${repoRoot}/`, '')).join(', ')}`);
+  const left = processesMentioning(profile.dir);
+  const error = stopError ?? (left.length ? new HarnessError(`processes left behind: ${left.map((p) => `${p.pid} ${p.cmdline}`).join('; ')}`) : undefined);
+  if (error) return error;
+  removeProfile(profile);
+  log('stopped: no code-server or browser process of this run remains');
+  return undefined;
+}

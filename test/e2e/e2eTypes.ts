@@ -1,0 +1,15 @@
+import type { FrameLocator, Page } from 'playwright-core';
+
+/** What each e2e test gets: the workbench page and a screenshot helper (files go to test-results/). */
+export interface E2eContext {
+  readonly page: Page;
+  /** Saves test-results/e2e-<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+  /** The content frame of the (single) webview an extension shows, by extension id. */
+  webview(extensionId: string): FrameLocator;
+}
+
+export interface E2eTest {
+  readonly name: string;
+  run(ctx: E2eContext): Promise<void>;
+}

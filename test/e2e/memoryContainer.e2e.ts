@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import type { E2eTest } from './e2eTypes';
+import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, runPaletteCommand, viewPane, waitForText, waitForWorkbench } from './workbench';
+
+const EXTENSION_ID = 'agent-memory.agent-memory';
+/** Text of the Knowledge Graph view's welcome content (package.json contributes.viewsWelcome). */
+const GRAPH_WELCOME = 'No entities yet';
+/** The Knowledge webview (webview/knowledge.ts) talks about entities/memories in every state. */
+const KNOWLEDGE_TEXT = /entit|memor/i;
+
+export const tests: E2eTest[] = [
+  {
+    name: 'the Memory container opens from the activity bar and shows the Knowledge Graph welcome',
+    async run({ page, screenshot }) {
+      await waitForWorkbench(page);
+      await openMemoryContainer(page);
+      await expandView(page, 'Knowledge Graph');
+      const welcome = viewPane(page, 'Knowledge Graph').locator('.welcome-view-content');
+      await welcome.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      assert.match(await plainText(welcome), new RegExp(GRAPH_WELCOME));
+      await screenshot('memory-container');
+    },
+  },
+  {
+    name: 'the Knowledge webview view renders its content',
+    async run({ page, screenshot, webview }) {
+      await openMemoryContainer(page);
+      await expandView(page, 'Knowledge');
+      const body = webview(EXTENSION_ID).locator('body');
+      await body.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const text = await waitForText(body, KNOWLEDGE_TEXT);
+      console.log(`  Knowledge webview says: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+      await screenshot('knowledge-view');
+    },
+  },
+  {
+    name: 'the palette command "Memory: Show Logs" opens the Agent Memory output',
+    async run({ page, screenshot }) {
+      await runPaletteCommand(page, 'Memory: Show Logs');
+      const panel = page.locator('.part.panel');
+      await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const output = panel.locator('.view-lines');
+      await output.filter({ hasText: 'Agent Memory' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      assert.match(await plainText(output.first()), /Agent Memory \S+ activating/);
+      await screenshot('show-logs');
+    },
+  },
+];

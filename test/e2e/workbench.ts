@@ -1,0 +1,62 @@
+import type { Page } from 'playwright-core';
+
+/** Timeouts of workbench interactions; generous because the machine may be busy. */
+export const UI_TIMEOUT_MS = 30_000;
+
+/** Waits until the workbench shell and its activity bar are on screen. */
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+  await page.locator('.activitybar').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+}
+
+/** Clicks the "Memory" container in the activity bar (when it is not already open). */
+export async function openMemoryContainer(page: Page): Promise<void> {
+  const item = page.locator('.activitybar .action-item').filter({ has: page.locator('a[aria-label^="Memory"]') }).first();
+  await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  const checked = await item.getAttribute('aria-checked') ?? await item.locator('a').getAttribute('aria-checked');
+  const open = checked === 'true' || (await item.getAttribute('class'))?.includes('checked');
+  if (!open) await item.click();
+  await page.locator('.sidebar .composite.title').filter({ hasText: /memory/i }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+}
+
+/** The pane (header + body) of a view in the side bar, by its title. */
+export function viewPane(page: Page, title: string) {
+  return page.locator('.sidebar .pane').filter({ has: page.locator(`.pane-header[aria-label="${title} Section"]`) });
+}
+
+/** Text of a locator with Monaco's non-breaking spaces turned into plain spaces. */
+export async function plainText(locator: { innerText(): Promise<string> }): Promise<string> {
+  return (await locator.innerText()).replace(/\u00a0/g, ' ');
+}
+
+/** Expands a side-bar view if it is collapsed. */
+export async function expandView(page: Page, title: string): Promise<void> {
+  const header = viewPane(page, title).locator('.pane-header');
+  await header.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+}
+
+/** Runs a command through the command palette, typing its full "Category: Title". */
+export async function runPaletteCommand(page: Page, label: string): Promise<void> {
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await input.fill(`>${label}`);
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+}
+
+/** Polls a locator's visible text until it matches pattern; returns the text. */
+export async function waitForText(locator: { innerText(): Promise<string> }, pattern: RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await plainText(locator).catch(() => '');
+    if (pattern.test(text)) return text;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`text never matched ${pattern} within ${timeoutMs} ms; last text: ${JSON.stringify(text.slice(0, 200))}`);
+}
