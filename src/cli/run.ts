@@ -5,6 +5,7 @@ import { rememberCommand } from './commands/remember';
 import { getCommand } from './commands/get';
 import { statsCommand } from './commands/stats';
 import { recallCommand } from './commands/recall';
+import { embedCommand } from './commands/embed';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -25,6 +26,8 @@ commands:
   stats [--json]       counts and store facts
   recall [--limit K] [--json] [--explain] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
                        hybrid recall; --stdin reads one JSON request a line
+  embed [--json] [--model M] [--models DIR] TEXT...
+                       one vector per text from the configured embedding model
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -35,6 +38,7 @@ const commands: Record<string, CliCommand> = {
   get: getCommand,
   stats: statsCommand,
   recall: recallCommand,
+  embed: embedCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
