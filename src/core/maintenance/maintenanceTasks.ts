@@ -1,0 +1,91 @@
+import type { ContradictionConfig } from '../config/extractionConfig';
+import type { FeedbackConfig } from '../config/feedbackConfig';
+import type { GraphConfig } from '../config/graphConfig';
+import type { HintsConfig } from '../config/hintsConfig';
+import type { JobsConfig } from '../config/jobsConfig';
+import type { MaintenanceConfig } from '../config/maintenanceConfig';
+import { aspectAgents } from '../feedback/aspectFeedback';
+import { runScheduledDecay } from '../feedback/sessionFeedback';
+import { propagateMemoryStatus } from '../graph/propagateMemoryStatus';
+import { enqueueHintsJob, memoriesWithoutHints } from '../hints/hintsJobs';
+import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
+import type { MaintenanceTask, StepResult } from './maintenanceTypes';
+
+/**
+ * The maintenance registry (issue 7, item 9). Each task wires the owning module's function:
+ * aspect decay (feedback), memory-status propagation (graph), hints backfill (hints).
+ */
+export interface MaintenanceDeps {
+  readonly feedback: FeedbackConfig;
+  readonly hints: HintsConfig;
+  readonly jobs: JobsConfig;
+  readonly graph: GraphConfig;
+  readonly contradiction: ContradictionConfig;
+  readonly maintenance: MaintenanceConfig;
+  readonly graphEnabled: boolean;
+  readonly telemetry: FeedbackTelemetry;
+  readonly newId: () => string;
+}
+
+function graphAgents(db: { hasTable(n: string): boolean; all<T extends object>(sql: string): T[] }): string[] {
+  const agents = new Set(aspectAgents(db));
+  if (db.hasTable('entity_attributes')) for (const r of db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entity_attributes')) agents.add(r.agent_id);
+  return [...agents].sort();
+}
+
+/** Aspect decay for every agent with aspects (the daily half of "every N sessions or daily"). */
+export function decayAspectsTask(deps: MaintenanceDeps): MaintenanceTask {
+  return {
+    id: 'decay-aspects',
+    title: 'Decay stale aspect weights',
+    async step(ctx): Promise<StepResult> {
+      if (!deps.graphEnabled || !deps.feedback.enabled || !deps.feedback.decayEnabled) return { cursor: null, processed: 0, summary: { skipped: 'feedback, decay or the graph is disabled' } };
+      const nowMs = ctx.clock.now();
+      const decayed = await ctx.store.write('maintenance:decay', (db) => graphAgents(db).reduce((n, agent) => n + runScheduledDecay(db, agent, deps.feedback, nowMs), 0));
+      deps.telemetry.record({ feedbackDecayedAspects: decayed }, new Date(nowMs).toISOString());
+      return { cursor: null, processed: decayed, summary: { aspectsDecayed: decayed } };
+    },
+  };
+}
+
+/** Attributes whose memory was deleted or is missing become superseded (graph/propagateMemoryStatus). */
+export function propagateStatusTask(deps: MaintenanceDeps): MaintenanceTask {
+  return {
+    id: 'propagate-memory-status',
+    title: 'Propagate memory status to graph attributes',
+    async step(ctx): Promise<StepResult> {
+      if (!deps.graphEnabled) return { cursor: null, processed: 0, summary: { skipped: 'the graph is disabled' } };
+      const nowMs = ctx.clock.now();
+      const nowIso = new Date(nowMs).toISOString();
+      const n = await ctx.store.write('maintenance:propagate', (db) => graphAgents(db).reduce((sum, agentId) => sum + propagateMemoryStatus(db, {
+        actor: 'maintenance', reason: 'propagate memory status', nowIso, newId: deps.newId, agentId, config: deps.graph, contradiction: deps.contradiction,
+      }), 0));
+      deps.telemetry.record({ feedbackPropagatedAttributes: n }, nowIso);
+      return { cursor: null, processed: n, summary: { attributesSuperseded: n } };
+    },
+  };
+}
+
+/** Enqueues hints jobs for live memories that have none (batched, resumable by memory id). */
+export function backfillHintsTask(deps: MaintenanceDeps): MaintenanceTask {
+  return {
+    id: 'backfill-hints',
+    title: 'Backfill prospective hints',
+    async step(ctx, cursor): Promise<StepResult> {
+      if (!deps.hints.enabled) return { cursor: null, processed: 0, summary: { skipped: 'prospective hints are disabled' } };
+      const ids = ctx.store.read((db) => memoriesWithoutHints(db, deps.maintenance.batchSize, cursor ?? ''));
+      if (!ids.length) return { cursor: null, processed: 0, summary: { jobsEnqueued: 0 } };
+      const nowMs = ctx.clock.now();
+      const n = await ctx.store.write('maintenance:hints', (db) => ids.reduce((sum, id) => {
+        const agent = db.get<{ agent_id: string }>('SELECT agent_id FROM memories WHERE id = ?', [id])?.agent_id ?? 'default';
+        return sum + (enqueueHintsJob(db, id, agent, nowMs, deps.newId, deps.jobs) ? 1 : 0);
+      }, 0));
+      return { cursor: ids.length < deps.maintenance.batchSize ? null : (ids[ids.length - 1] as string), processed: ids.length, summary: { jobsEnqueued: n } };
+    },
+  };
+}
+
+/** Every task whose owning function exists, in run order. Hosts append tasks of other modules. */
+export function createMaintenanceRegistry(deps: MaintenanceDeps, extra: readonly MaintenanceTask[] = []): MaintenanceTask[] {
+  return [decayAspectsTask(deps), propagateStatusTask(deps), backfillHintsTask(deps), ...extra];
+}
