@@ -16,6 +16,8 @@ import { bumpEntityMentions, isStoredEntityType, linkMention, upsertEntity, upse
 import type { EntityUpsert, RelationUpsert, StoredEntityType } from './entityWrites';
 import type { GraphWriteContext } from './graphContext';
 import { canonicalName } from './keys';
+import { detachMemoryFromGraph } from './detachMemory';
+import type { DetachSummary } from './detachMemory';
 import { propagateMemoryStatus } from './propagateMemoryStatus';
 
 /**
@@ -28,7 +30,8 @@ export type GraphOp =
   | { readonly op: 'upsert_relation'; readonly from: string; readonly to: string; readonly type: EdgeKind; readonly confidence: number; readonly instruction?: string; readonly memoryId?: string }
   | { readonly op: 'write_attribute'; readonly entity: string; readonly aspect: string; readonly kind: AttributeKind; readonly content: string; readonly groupKey?: string | null; readonly claimKey?: string | null; readonly importance?: number; readonly confidence?: number; readonly memoryId?: string }
   | { readonly op: 'supersede_claim'; readonly attributeId: string; readonly content?: string; readonly memoryId?: string }
-  | { readonly op: 'propagate_memory_status' };
+  | { readonly op: 'propagate_memory_status' }
+  | { readonly op: 'detach_memory'; readonly memoryId: string };
 
 export type GraphOpResult =
   | { readonly op: 'apply_extraction'; readonly summary: ExtractionApplySummary }
@@ -36,7 +39,8 @@ export type GraphOpResult =
   | { readonly op: 'upsert_relation'; readonly relation: RelationUpsert }
   | { readonly op: 'write_attribute'; readonly attribute: AttributeWrite }
   | { readonly op: 'supersede_claim'; readonly supersededId: string; readonly replacementId: string | null }
-  | { readonly op: 'propagate_memory_status'; readonly count: number };
+  | { readonly op: 'propagate_memory_status'; readonly count: number }
+  | { readonly op: 'detach_memory'; readonly summary: DetachSummary };
 
 const unit = (v: number | undefined, field: string): void => {
   if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1)) throw new MemoryError('E_INVALID_INPUT', `${field} must be a number from 0 to 1.`);
@@ -70,6 +74,9 @@ export function validateGraphOp(op: GraphOp): void {
       text(op.attributeId, 'attributeId');
       return;
     case 'propagate_memory_status':
+      return;
+    case 'detach_memory':
+      text(op.memoryId, 'memoryId');
       return;
     default:
       throw new MemoryError('E_INVALID_INPUT', `Unknown graph operation '${String((op as { op: unknown }).op)}'.`);
@@ -114,6 +121,8 @@ export function applyGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp)
       return { op: op.op, ...supersedeClaim(db, ctx, { attributeId: op.attributeId, content: op.content, memoryId: op.memoryId ?? null, observedAt: observedAt(db, ctx, op.memoryId) }) };
     case 'propagate_memory_status':
       return { op: op.op, count: propagateMemoryStatus(db, ctx) };
+    case 'detach_memory':
+      return { op: op.op, summary: detachMemoryFromGraph(db, ctx, op.memoryId) };
   }
 }
 

@@ -1,0 +1,40 @@
+import type { ContradictionConfig } from '../config/extractionConfig';
+import type { GraphConfig } from '../config/graphConfig';
+import type { Extractor } from '../extraction/llmExtractor';
+import { applyGraphOp, graphContext } from '../graph/graphApply';
+import { JOB_TYPES } from './jobQueue';
+import type { JobHandler } from './jobWorker';
+
+/**
+ * The `extract` job: runs the configured extractor (LLM with heuristic fallback, or heuristic) on
+ * the memory and applies the payload through the graph's apply path, as actor
+ * `extractor:<source>`. Idempotent: an already extracted or deleted memory completes as skipped.
+ * When the job dies, the memory's extraction_status becomes `failed`.
+ */
+export function createExtractHandler(extractor: Extractor, config: { graph: GraphConfig; contradiction: ContradictionConfig }): JobHandler {
+  return {
+    type: JOB_TYPES.extract,
+    async run(job, ctx) {
+      const memoryId = job.memoryId;
+      if (!memoryId) return { skipped: 'no memory' };
+      const mem = ctx.store.read((db) => db.get<{ content: string; is_deleted: number; extraction_status: string; agent_id: string }>(
+        'SELECT content, is_deleted, extraction_status, agent_id FROM memories WHERE id = ?', [memoryId]));
+      if (!mem || mem.is_deleted) return { skipped: 'memory deleted' };
+      if (mem.extraction_status === 'complete') return { skipped: 'already extracted' };
+      const result = await extractor.extract(mem.content, ctx.signal);
+      const origin = result.source === 'llm' ? 'llm' : 'heuristic';
+      return ctx.store.write('extract', (db) => {
+        const still = db.get<{ is_deleted: number }>('SELECT is_deleted FROM memories WHERE id = ?', [memoryId]);
+        if (!still || still.is_deleted) return { skipped: 'memory deleted' };
+        const gctx = graphContext({ actor: `extractor:${result.source}`, reason: `extraction of memory ${memoryId}`, clock: ctx.clock, agentId: mem.agent_id, config: config.graph, contradiction: config.contradiction });
+        const applied = applyGraphOp(db, gctx, { op: 'apply_extraction', sources: [memoryId], payload: result.payload, origin });
+        db.run("UPDATE memories SET extraction_status = 'complete', extraction_model = ? WHERE id = ?", [extractor.label, memoryId]);
+        const summary = applied.op === 'apply_extraction' ? applied.summary : undefined;
+        return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded, skipped: summary.skipped.length } : {}) };
+      });
+    },
+    onDead(db, job) {
+      if (job.memoryId) db.run("UPDATE memories SET extraction_status = 'failed' WHERE id = ? AND extraction_status = 'pending'", [job.memoryId]);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import { isoFromMs } from '../clock';
+import { MemoryError } from '../errors';
+import type { DetachSummary } from '../graph/detachMemory';
+import { applyGraphOp, graphContext } from '../graph/graphApply';
+import type { MemoryStore, SqlWriter } from '../store/storeTypes';
+
+/** Soft delete and forget (hard delete) of a memory (issue 5 §1). */
+
+function requireMemory(db: SqlWriter, id: string): { is_deleted: number; agent_id: string } {
+  const row = db.get<{ is_deleted: number; agent_id: string }>('SELECT is_deleted, agent_id FROM memories WHERE id = ?', [id]);
+  if (!row) throw new MemoryError('E_NOT_FOUND', `No memory with id ${id}.`);
+  return row;
+}
+
+/**
+ * Soft delete: the memory leaves recall and dedup (a later remember of the same text creates a
+ * new row) but stays on disk; its attributes are superseded right away (propagateMemoryStatus)
+ * and its queued jobs are dropped. Returns false when it was already deleted.
+ */
+export function softDeleteMemory(store: MemoryStore, id: string, clock: Clock): Promise<boolean> {
+  return store.write('memory.delete', (db) => {
+    const row = requireMemory(db, id);
+    if (row.is_deleted) return false;
+    const now = isoFromMs(clock.now());
+    db.run('UPDATE memories SET is_deleted = 1, deleted_at = ?, updated_at = ? WHERE id = ?', [now, now, id]);
+    db.run("DELETE FROM memory_jobs WHERE memory_id = ? AND status = 'pending'", [id]);
+    const ctx = graphContext({ actor: 'user', reason: 'memory deleted', clock, agentId: row.agent_id });
+    applyGraphOp(db, ctx, { op: 'propagate_memory_status' });
+    return true;
+  });
+}
+
+export interface ForgetSummary extends DetachSummary {
+  readonly vectorsRemoved: number;
+  readonly hintsRemoved: number;
+  readonly jobsRemoved: number;
+}
+
+/**
+ * Forget: hard delete. Removes the memory row (its FTS row goes with it, by trigger), its vectors,
+ * hints (and their FTS rows), jobs, session links, and everything the graph holds from it
+ * (mentions, attributes, entities that existed only because of it), in one transaction.
+ */
+export function forgetMemory(store: MemoryStore, id: string, clock: Clock, actor = 'user'): Promise<ForgetSummary> {
+  return store.write('memory.forget', (db) => {
+    const row = requireMemory(db, id);
+    const ctx = graphContext({ actor, reason: 'memory forgotten', clock, agentId: row.agent_id, newId: randomUUID });
+    const result = applyGraphOp(db, ctx, { op: 'detach_memory', memoryId: id });
+    const detached = result.op === 'detach_memory' ? result.summary : { mentionsRemoved: 0, attributesRemoved: 0, attributesRestored: 0, relationsRemoved: 0, entitiesRemoved: 0 };
+    const vectorsRemoved = db.run("DELETE FROM embeddings WHERE source_type = 'memory' AND source_id = ?", [id]).changes;
+    const hintsRemoved = db.run('DELETE FROM memory_hints WHERE memory_id = ?', [id]).changes;
+    const jobsRemoved = db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [id]).changes;
+    if (db.hasTable('session_memories')) db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
+    db.run('DELETE FROM memories WHERE id = ?', [id]);
+    return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
+  });
+}
