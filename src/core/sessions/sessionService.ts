@@ -17,6 +17,7 @@ import { finishSessionEnd } from './sessionEnd';
 import type { SessionCapture, SessionEndReport } from './sessionEnd';
 import { appendTurn, getSession, markEnding, openSessions, validateSessionKey } from './sessionRecords';
 import type { EndReason } from './sessionRecords';
+import { recallFocalResolver } from './defaultResolvers';
 import { buildSessionStart } from './sessionStart';
 import type { FocalResolver, InjectedCandidate } from './sessionStart';
 
@@ -38,7 +39,7 @@ export interface SessionServiceDeps {
   readonly graphEnabled: boolean;
   /** Agent scope of every row (default 'default'). */
   readonly agentId?: string;
-  /** Focal entity resolution of the recall module (pins are unioned in here regardless). */
+  /** Focal entity resolution (default: the recall module's resolveFocalEntities); pins are unioned in regardless. */
   readonly resolveFocal?: FocalResolver;
   readonly capture?: SessionCapture;
   readonly propagate?: PropagateMemoryStatus;
@@ -104,7 +105,7 @@ export class SessionService {
         }
       }
     }
-    const built = await buildSessionStart({ ...this.deps, agentId: this.agentId, newId: this.newId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
+    const built = await buildSessionStart({ ...this.deps, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId, newId: this.newId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
     this.mine.add(key);
     return { sessionKey: key, created: !existing, ...built, ended };
   }

@@ -6,6 +6,8 @@ import { unionPinnedFocal } from '../../../src/core/pinning/pinnedFocal';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
 import { addEntity, openTestStore } from '../feedback/graphFixture';
+import { makeService } from '../sessions/sessionFixture';
+import { recallFocalResolver } from '../../../src/core/sessions/defaultResolvers';
 
 describe('entity pinning', () => {
   it('pins and unpins an entity by name', async () => {
@@ -81,6 +83,26 @@ describe('entity pinning', () => {
     assert.deepEqual(store.read((db) => getPinnedEntities(db, 'default')), []);
     assert.deepEqual(store.read((db) => unionPinnedFocal(db, 'default', { entityIds: [], entityNames: [], source: 'query' })).entityIds, []);
     await assert.rejects(store.write('pin', (db) => pinEntity(db, 'default', 'x', '2026-01-01T00:00:00.000Z')), (e: unknown) => isMemoryError(e, 'E_NOT_FOUND'));
+    await store.close();
+  });
+});
+
+describe('pinned entities at session start', () => {
+  it('are focal alongside the project-resolved entity, regardless of the project path', async () => {
+    const { store, clock } = await openTestStore();
+    const [pinned, project] = await store.write('t', (db) => [addEntity(db, clock.now(), 'Auth Service'), addEntity(db, clock.now(), 'webshop', { type: 'project', mentions: 3 })]);
+    await store.write('pin', (db) => pinEntity(db, 'default', 'Auth Service', isoFromMs(clock.now())));
+    const { service } = makeService(store, clock, { resolveFocal: recallFocalResolver });
+    const withProject = await service.start({ sessionKey: 's1', project: '/home/dev/webshop' });
+    assert.deepEqual(withProject.focal.entityIds, [pinned, project]);
+    assert.deepEqual(withProject.focal.pinnedEntityIds, [pinned]);
+    assert.equal(withProject.focal.source, 'project');
+    const elsewhere = await service.start({ sessionKey: 's2', project: '/tmp/unrelated' });
+    assert.deepEqual(elsewhere.focal.entityIds, [pinned]);
+    assert.equal(elsewhere.focal.source, 'session_key');
+    const byQuery = await service.start({ sessionKey: 's3', query: 'how does the webshop checkout work' });
+    assert.deepEqual(byQuery.focal.entityIds, [pinned, project]);
+    assert.equal(byQuery.focal.source, 'query');
     await store.close();
   });
 });
