@@ -160,6 +160,11 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
     questions.push({ query: multiQuery(ea.item.ask, eb.item.ask, spec.name, rng), gold: [ea.ref, eb.ref], category: 'multi-part', project: spec.key });
   }
 
+  for (const text of spec.nearMisses ?? []) {
+    if (seenText.has(text)) throw new Error(`${spec.key}: duplicate near-miss ${text}`);
+    seenText.add(text);
+    pending.push({ pos: rng.next(), type: 'observation', who: rng.pick(spec.agents), render: () => text });
+  }
   for (let n = 0; n < spec.noiseCount; n++) {
     let draft: NoiseDraft | undefined;
     for (let attempt = 0; attempt < 30 && draft === undefined; attempt++) {

@@ -91,6 +91,8 @@ export interface ProjectSpec {
   multi: Array<[string, string]>;
   /** Chinese target facts (question category cjk). */
   cjk: Item[];
+  /** Authored near-miss memories: share words with a target but do not answer its question. */
+  nearMisses?: string[];
   vocab: NoiseVocab;
   /** Share of this project's noise written in Chinese (0 for English-only teams). */
   zhNoiseShare: number;

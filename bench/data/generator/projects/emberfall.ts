@@ -103,6 +103,13 @@ export const EMBERFALL: ProjectSpec = {
     { key: 'zh-saves', text: '存档文件放在 user://saves/ 目录，每个存档槽一个文件，最多三个槽。', q: '存档文件放在哪里？最多有几个槽？' },
     { key: 'zh-achievement', text: '成就“不灭余烬”的解锁条件是一局之内不受伤通关第一层。', q: '“不灭余烬”成就的解锁条件是什么？' },
   ],
+  nearMisses: [
+    'Boss 战的第一阶段没有背景音乐，只有环境音。',
+    '英文本地化的术语表放在 Localization/glossary_en.csv，由 Ana 维护。',
+    '存档槽的截图缩略图保存在 user://thumbnails/ 目录。',
+    '成就“余烬之心”的解锁条件是一局收集 100 个余烬。',
+    '英文对话框按空格断行是正常的，不用改。',
+  ],
   vocab: {
     modules: ['the combat system', 'the dungeon generator', 'the inventory', 'the save system', 'the HUD', 'the boss AI'],
     files: [

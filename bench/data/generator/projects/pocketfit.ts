@@ -103,6 +103,13 @@ export const POCKETFIT: ProjectSpec = {
     { key: 'zh-weekly', text: '每周日晚上 8 点发送周报推送，统计本周训练次数和消耗的卡路里。', q: '周报推送是什么时候发的？' },
     { key: 'zh-gateway', text: 'Pocketfit 的 API 网关超时是 8 秒，超时后客户端会自动重试一次。', q: 'API 网关超时是多少秒？超时了怎么办？' },
   ],
+  nearMisses: [
+    'TestFlight 的外部测试组有 200 人，主要是老用户。',
+    '华为应用市场的审核一般要 3 个工作日。',
+    '周报页面的设计稿在 Figma 的“Progress”文件里。',
+    'API 网关的访问日志保存 30 天。',
+    '训练计划页面的推荐卡片最多显示三张。',
+  ],
   vocab: {
     modules: ['the workout player', 'the plan builder', 'the progress screen', 'the onboarding quiz', 'the watch companion', 'the paywall'],
     files: [

@@ -102,6 +102,13 @@ export const RIVERBED: ProjectSpec = {
     { key: 'zh-trino', text: 'Trino 的查询超时设成了 15 分钟，超过会被自动取消。', q: 'Trino 查询超时是多少？' },
     { key: 'zh-recsys', type: 'dependency', text: '下游的推荐系统依赖 dim_items 表，这张表每小时刷新一次。', q: '推荐系统依赖哪张表？多久刷新一次？' },
   ],
+  nearMisses: [
+    '数据平台的周报发在飞书群“数据周报”，每周一上午发。',
+    'dim_items 表的字段说明在 Wiki 上，由 Hannah 维护。',
+    'Trino 集群周末会缩容到 2 个 worker，周一早上再扩回来。',
+    '消费组 riverbed-orders 的 lag 一般在一万条以内，不需要扩容。',
+    '补数脚本的日志在 /var/log/riverbed/backfill.log，保留 7 天。',
+  ],
   vocab: {
     modules: ['the clickstream consumer', 'the orders loader', 'the sessionizer', 'the dbt project', 'the backfill runner', 'the schema validator'],
     files: [
