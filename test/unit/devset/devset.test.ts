@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVSET_DIR, loadDevSet } from '../../../bench/devset';
 import type { DevMemory, DevQuestion, DevSet } from '../../../bench/devset';
+import { DEFAULT_CHUNKING_CONFIG } from '../../../src/core/config/ingestConfig';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CATEGORIES = ['decision', 'preference', 'file-fact', 'superseded', 'historical', 'paraphrase', 'multi-part', 'temporal', 'identifier', 'cjk', 'distractor', 'fact'];
@@ -120,6 +121,10 @@ describe('devset: the committed development set', () => {
     const direct = [...ofCategory('decision'), ...ofCategory('preference'), ...ofCategory('file-fact'), ...ofCategory('fact')];
     assert.ok(mean(ofCategory('paraphrase')) < 1, `paraphrase mean overlap ${mean(ofCategory('paraphrase'))}`);
     assert.ok(mean(ofCategory('paraphrase')) * 3 < mean(direct), 'paraphrases are not far enough from their gold');
+  });
+
+  it('keeps every memory under the ingest chunking limit, so one sourceId stays one memory', () => {
+    for (const m of set.memories) assert.ok(m.content.length <= DEFAULT_CHUNKING_CONFIG.maxContentChars, `${m.sourceId}: ${m.content.length} chars`);
   });
 
   it('has long multi-paragraph memories and short ones', () => {
