@@ -1,0 +1,142 @@
+import type { ContradictionConfig } from '../config/extractionConfig';
+import type { GraphConfig } from '../config/graphConfig';
+import { detectContradiction } from '../extraction/contradiction';
+import type { ContradictionReason } from '../extraction/contradiction';
+import type { LlmClient } from '../hostContext';
+import type { Logger } from '../logger';
+import type { Embedder } from '../models/embedder';
+import type { MemoryStore } from '../store/storeTypes';
+import { cosineSimilarity, findConflictCandidates, kMeans } from './cluster';
+import type { Rng } from './cluster';
+
+/**
+ * Maintenance task "find duplicates and conflicts" (issue 5 §9; signet-spec §8). Read-only: it
+ * proposes merges and conflicts for the user to accept; nothing is merged silently.
+ */
+export interface MergeProposal {
+  /** The memory to keep (pinned first, then the older one). */
+  readonly keepId: string;
+  readonly dropId: string;
+  readonly type: string;
+  readonly similarity: number;
+}
+
+export interface ConflictProposal {
+  readonly kind: 'memory' | 'attribute';
+  /** The older item and the newer one. */
+  readonly olderId: string;
+  readonly newerId: string;
+  readonly similarity: number;
+  readonly reason: ContradictionReason;
+  readonly confidence: number;
+  readonly detail: string;
+}
+
+export interface DuplicatesAndConflicts {
+  readonly scanned: number;
+  readonly merges: readonly MergeProposal[];
+  readonly conflicts: readonly ConflictProposal[];
+  /** Topic clusters of the scanned memories (ids), for review screens. */
+  readonly clusters: readonly (readonly string[])[];
+}
+
+export interface ScanDeps {
+  readonly store: MemoryStore;
+  readonly modelId: string;
+  readonly dims: number;
+  /** Embeds attribute texts for the attribute conflict pass; without it that pass uses token overlap only. */
+  readonly embedder?: Embedder;
+  readonly llm: LlmClient | undefined;
+  readonly graph: GraphConfig;
+  readonly contradiction: ContradictionConfig;
+  readonly logger: Logger;
+  readonly rng: Rng;
+  readonly signal?: AbortSignal;
+}
+
+interface Item { id: string; type: string; content: string; created_at: string; pinned: number; vector: Float32Array }
+
+/** Cluster count for n items (signet-spec §8: min(10, max(1, floor(sqrt(n/2))))). */
+export const clusterCount = (n: number): number => Math.min(10, Math.max(1, Math.floor(Math.sqrt(n / 2))));
+
+function loadItems(deps: ScanDeps): Item[] {
+  const rows = deps.store.read((db) => db.all<{ id: string; type: string; content: string; created_at: string; pinned: number; vector: Uint8Array; dimensions: number }>(
+    `SELECT m.id, m.type, m.content, m.created_at, m.pinned, e.vector, e.dimensions FROM memories m
+       JOIN embeddings e ON e.source_id = m.id AND e.source_type = 'memory' AND e.model_id = ?
+      WHERE m.is_deleted = 0 ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?`, [deps.modelId, deps.graph.maintenanceWindow]));
+  return rows.filter((r) => r.dimensions === deps.dims && r.vector.byteLength === deps.dims * 4)
+    .map((r) => ({ id: r.id, type: r.type, content: r.content, created_at: r.created_at, pinned: r.pinned, vector: new Float32Array(r.vector.slice().buffer) }));
+}
+
+function proposeMerges(items: Item[], threshold: number): MergeProposal[] {
+  const pairs: { a: Item; b: Item; s: number }[] = [];
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i] as Item;
+      const b = items[j] as Item;
+      if (a.type !== b.type) continue;
+      const s = cosineSimilarity(a.vector, b.vector);
+      if (s > threshold) pairs.push({ a, b, s });
+    }
+  }
+  pairs.sort((x, y) => y.s - x.s);
+  const claimed = new Set<string>();
+  const out: MergeProposal[] = [];
+  for (const { a, b, s } of pairs) {
+    if (claimed.has(a.id) || claimed.has(b.id)) continue;
+    claimed.add(a.id); claimed.add(b.id);
+    const keepA = a.pinned !== b.pinned ? a.pinned > b.pinned : a.created_at <= b.created_at;
+    out.push({ keepId: keepA ? a.id : b.id, dropId: keepA ? b.id : a.id, type: a.type, similarity: s });
+  }
+  return out;
+}
+
+async function checkPair(kind: ConflictProposal['kind'], a: { id: string; content: string; created_at: string }, b: { id: string; content: string; created_at: string }, similarity: number, deps: ScanDeps): Promise<ConflictProposal | undefined> {
+  const [older, newer] = a.created_at <= b.created_at ? [a, b] : [b, a];
+  const v = await detectContradiction(older.content, newer.content, { config: deps.contradiction, llm: deps.llm, logger: deps.logger, ...(deps.signal ? { signal: deps.signal } : {}) });
+  if (!v.contradicts || v.confidence < deps.contradiction.minConfidence) return undefined;
+  return { kind, olderId: older.id, newerId: newer.id, similarity, reason: v.reason, confidence: v.confidence, detail: v.detail };
+}
+
+async function attributeConflicts(deps: ScanDeps): Promise<ConflictProposal[]> {
+  const attrs = deps.store.read((db) => db.all<{ id: string; content: string; created_at: string; slot: string }>(
+    `SELECT id, content, created_at, aspect_id || '|' || COALESCE(group_key, '') AS slot FROM entity_attributes
+      WHERE status = 'active' AND kind = 'attribute' AND aspect_id IS NOT NULL ORDER BY updated_at DESC LIMIT ?`, [deps.graph.maintenanceWindow]));
+  if (attrs.length < 2) return [];
+  const keys = attrs.map((a) => a.slot);
+  let pairs: { a: number; b: number; similarity: number }[];
+  if (deps.embedder) {
+    const vectors = await deps.embedder.embed(attrs.map((a) => a.content), deps.signal ? { signal: deps.signal } : {});
+    pairs = findConflictCandidates(keys, vectors, deps.graph.conflictThreshold);
+  } else {
+    pairs = [];
+    for (let i = 0; i < attrs.length; i++) for (let j = i + 1; j < attrs.length; j++) if (keys[i] === keys[j]) pairs.push({ a: i, b: j, similarity: 0 });
+  }
+  const out: ConflictProposal[] = [];
+  for (const p of pairs) {
+    const c = await checkPair('attribute', attrs[p.a] as (typeof attrs)[number], attrs[p.b] as (typeof attrs)[number], p.similarity, deps);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+export async function findDuplicatesAndConflicts(deps: ScanDeps): Promise<DuplicatesAndConflicts> {
+  const items = loadItems(deps);
+  const merges = proposeMerges(items, deps.graph.duplicateThreshold);
+  const merged = new Set(merges.flatMap((m) => [m.keepId, m.dropId]));
+  const conflicts: ConflictProposal[] = [];
+  const candidates = findConflictCandidates(items.map((i) => i.type), items.map((i) => i.vector), deps.graph.conflictThreshold);
+  for (const c of candidates) {
+    const a = items[c.a] as Item;
+    const b = items[c.b] as Item;
+    if (merged.has(a.id) && merged.has(b.id)) continue;
+    const found = await checkPair('memory', a, b, c.similarity, deps);
+    if (found) conflicts.push(found);
+  }
+  conflicts.push(...await attributeConflicts(deps));
+  const k = clusterCount(items.length);
+  const { assignments } = kMeans(items.map((i) => i.vector), k, { rng: deps.rng });
+  const clusters: string[][] = [];
+  assignments.forEach((c, i) => { (clusters[c] ??= []).push((items[i] as Item).id); });
+  return { scanned: items.length, merges, conflicts, clusters: clusters.filter((c) => c && c.length) };
+}
