@@ -1,28 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { isoFromMs } from '../clock';
 import type { Embedder } from '../models/embedder';
+import { upsertMemoryVector } from '../models/vectorStore';
 import type { SqlWriter } from '../store/storeTypes';
 import { JOB_TYPES } from './jobQueue';
 import type { JobHandler } from './jobWorker';
 
-/** Raw little-endian float32 bytes, the layout of embeddings.vector. */
-export function float32ToBlob(v: Float32Array): Uint8Array {
-  return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
-}
-
 /**
- * Writes a memory's vector: the embeddings row keyed by (content hash, model) is replaced (new
- * rowid, so the recall index picks it up) and the memory records the model.
+ * Writes a live memory's vector through the models module's upsertMemoryVector (one row per
+ * content hash and model, memory's embedding_model recorded). Deleted or missing memories are skipped.
  */
-export function storeEmbedding(db: SqlWriter, memoryId: string, modelId: string, vector: Float32Array, nowIso: string): void {
+export function storeEmbedding(db: SqlWriter, memoryId: string, modelId: string, vector: Float32Array, nowIso: string): boolean {
   const mem = db.get<{ content_hash: string | null; is_deleted: number }>('SELECT content_hash, is_deleted FROM memories WHERE id = ?', [memoryId]);
-  if (!mem || mem.is_deleted || !mem.content_hash) return;
-  db.run('DELETE FROM embeddings WHERE source_type = ? AND source_id = ? AND model_id = ?', ['memory', memoryId, modelId]);
-  db.run(
-    `INSERT OR REPLACE INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at)
-     VALUES (?, ?, ?, ?, ?, 'memory', ?, ?)`,
-    [randomUUID(), mem.content_hash, modelId, float32ToBlob(vector), vector.length, memoryId, nowIso]);
-  db.run('UPDATE memories SET embedding_model = ? WHERE id = ?', [modelId, memoryId]);
+  if (!mem || mem.is_deleted || !mem.content_hash) return false;
+  upsertMemoryVector(db, modelId, { memoryId, contentHash: mem.content_hash, vector }, nowIso);
+  return true;
 }
 
 /**
