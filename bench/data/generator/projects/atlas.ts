@@ -84,6 +84,11 @@ export const ATLAS: ProjectSpec = {
       'Cost: moved the CI runners to Graviton instances.',
       'Cost: the idle dev environment is now shut down every night from 20:00 to 07:00.',
     ], q: 'What is the latest infrastructure cost change?' },
+    { key: 'security', events: [
+      'Security: enforced IMDSv2 on all EC2 instances.',
+      'Security: turned on S3 Block Public Access at the account level.',
+      'Security: every IAM user now needs MFA for console access.',
+    ], q: 'What is the most recent security hardening we did?' },
   ],
   clusters: [{ items: [
     { key: 'b-rds', text: 'RDS automated backups are kept for 14 days.', q: 'How long are RDS backups kept?' },

@@ -88,6 +88,11 @@ export const KESTREL: ProjectSpec = {
       'The docs site now deploys to GitHub Pages on every tag.',
       'Added a versioned docs switcher so older releases keep their own docs.',
     ], q: 'What is the most recent change to the docs site?' },
+    { key: 'perf', events: [
+      'Performance: the query engine compiles each regex once per query.',
+      'Performance: tail reads in 64 KB blocks instead of line by line.',
+      'Performance: JSON output switched to a streaming encoder, halving memory use.',
+    ], q: 'What was the latest performance improvement?' },
   ],
   clusters: [{ items: [
     { key: 't-cloud', text: '`kestrel cloud` uses a 30 second HTTP timeout per request.', q: 'What is the HTTP timeout for kestrel cloud requests?' },

@@ -92,6 +92,11 @@ export const LEDGERLY: ProjectSpec = {
       'Split the CI test job into four shards with the Playwright --shard flag.',
       'Moved CI to 8-core runners and cut the shard count back to two.',
     ], q: 'What is the most recent change we made to CI?' },
+    { key: 'onboarding', events: [
+      'Onboarding: every new workspace now gets a sample invoice.',
+      'Onboarding: the setup checklist hides steps that are already done.',
+      'Onboarding: new workspaces get a 30-day trial instead of 14 days.',
+    ], q: 'What is the most recent change to onboarding?' },
   ],
   clusters: [{ items: [
     { key: 'rl-api', text: 'The public API rate limit is 100 requests per minute per API key.', q: 'What is the rate limit for the public API?' },

@@ -85,6 +85,11 @@ export const MOSAIC: ProjectSpec = {
       'Adoption: the admin portal finished migrating to Mosaic.',
       'Adoption: the marketing site started using Mosaic tokens.',
     ], q: 'Which team adopted Mosaic most recently?' },
+    { key: 'a11y-audit', events: [
+      'Accessibility audit: fixed the focus rings in Tabs.',
+      'Accessibility audit: the Combobox now announces the result count.',
+      'Accessibility audit: the DatePicker got full keyboard navigation.',
+    ], q: 'What came out of the most recent accessibility audit?' },
   ],
   clusters: [{ items: [
     { key: 'bp-sm', text: 'The sm breakpoint is 640px.', q: 'What is the sm breakpoint?' },

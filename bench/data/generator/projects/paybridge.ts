@@ -85,6 +85,11 @@ export const PAYBRIDGE: ProjectSpec = {
       'Compliance: added audit logging for every admin refund.',
       'Compliance: started quarterly access reviews for the production database.',
     ], q: 'What is the most recent compliance change?' },
+    { key: 'recon', events: [
+      'Reconciliation: the daily job runs at 03:00 UTC now.',
+      'Reconciliation: mismatches above 1 EUR open a ticket automatically.',
+      'Reconciliation: Adyen settlement reports are included as well.',
+    ], q: 'What is the latest change to reconciliation?' },
   ],
   clusters: [{ items: [
     { key: 'min-eur', text: 'The minimum charge amount in EUR is 0.50.', q: 'What is the minimum charge in EUR?' },

@@ -85,6 +85,11 @@ export const SENTINEL: ProjectSpec = {
       'Incident: a bad threshold file blocked 3% of legitimate payments for an hour.',
       'Incident: a deploy with a mismatched ONNX opset failed readiness checks and was rolled back automatically.',
     ], q: 'What was the most recent Sentinel incident?' },
+    { key: 'monitoring', events: [
+      'Monitoring: added a PSI drift alert per feature.',
+      'Monitoring: added a dashboard for the rules-engine fallback rate.',
+      'Monitoring: alert when the share of scores above 0.9 doubles within an hour.',
+    ], q: 'What is the latest monitoring change?' },
   ],
   clusters: [{ items: [
     { key: 'th-digital', text: 'The decision threshold for digital goods merchants is 0.72.', q: 'What is the decision threshold for digital goods merchants?' },
