@@ -30,8 +30,11 @@ const QUIET_FLAGS = Object.freeze([
   '--disable-getting-started-override', '--ignore-last-opened', '--reconnection-grace-time', '5',
 ]);
 
-/** A throwaway profile: every folder code-server would otherwise take from the home folder. */
-export function createProfile(label = 'vscode') {
+/**
+ * A throwaway profile: every folder code-server would otherwise take from the home folder.
+ * settings: extra user settings merged over QUIET_SETTINGS.
+ */
+export function createProfile(label = 'vscode', settings = {}) {
   const dir = mkdtempSync(join(tmpdir(), `agent-memory-${label}-`));
   const profile = {
     dir,
@@ -44,7 +47,7 @@ export function createProfile(label = 'vscode') {
     serverLog: join(dir, 'server.log'),
   };
   for (const d of [profile.userData, profile.extensions, profile.xdgConfig, profile.xdgData, profile.xdgCache, join(profile.userData, 'User')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(profile.userData, 'User', 'settings.json'), JSON.stringify(QUIET_SETTINGS, null, 2) + '\n');
+  writeFileSync(join(profile.userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2) + '\n');
   writeFileSync(profile.config, 'auth: none\ncert: false\n');
   return profile;
 }
@@ -149,7 +152,7 @@ export function extensionHostLogTail(profile, lines = 60) {
 /**
  * Starts code-server for a profile. options: port (fixed; fails clearly when busy), folder (opened
  * by default), smokeTestDriver (lets a page run extension tests via ?payload=), env (extra env for
- * the server and its extension host). Returns {port, url, pid, stop()}.
+ * the server and its extension host). Returns {port, url, pid, exited, stop()}.
  */
 export async function startCodeServer(profile, options = {}) {
   const port = options.port ?? await freePort();
@@ -166,7 +169,9 @@ export async function startCodeServer(profile, options = {}) {
   const child = spawn(paths.nodeBin, args, { env: serverEnv(profile, options.env ?? {}), detached: true, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   let exited = null;
-  child.on('exit', (code, signal) => { exited = { code, signal }; });
+  let onExited;
+  const exitedPromise = new Promise((resolvePromise) => { onExited = resolvePromise; });
+  child.on('exit', (code, signal) => { exited = { code, signal }; onExited(exited); });
   const emergencyStop = () => killGroup(child.pid, 'SIGKILL');
   process.once('exit', emergencyStop);
   const serverLog = () => (existsSync(profile.serverLog) ? tail(readFileSync(profile.serverLog, 'utf8'), 30) : '');
@@ -176,6 +181,8 @@ export async function startCodeServer(profile, options = {}) {
     pid: child.pid,
     url: `http://127.0.0.1:${port}/`,
     profile,
+    /** Resolves with {code, signal} when the main server process exits. */
+    exited: exitedPromise,
     async stop() {
       process.removeListener('exit', emergencyStop);
       killGroup(child.pid, 'SIGTERM');
