@@ -6,6 +6,12 @@ import { getCommand } from './commands/get';
 import { statsCommand } from './commands/stats';
 import { recallCommand } from './commands/recall';
 import { embedCommand } from './commands/embed';
+import { sessionCommand } from './commands/session';
+import { pinCommand } from './commands/pin';
+import { unpinCommand } from './commands/unpin';
+import { pinnedCommand } from './commands/pinned';
+import { healthCommand } from './commands/health';
+import { maintainCommand } from './commands/maintain';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -28,6 +34,12 @@ commands:
                        hybrid recall; --stdin reads one JSON request a line
   embed [--json] [--model M] [--models DIR] TEXT...
                        one vector per text from the configured embedding model
+  session start [--session KEY] [--project P] [--query TEXT] [--json] | turn KEY [--role R] TEXT | end KEY [--json]
+                       session lifecycle: injection at start, transcript turns, feedback at end
+  pin NAME / unpin NAME [--json]   pin or unpin an entity (always focal when pinned)
+  pinned [--json]      pinned entities, newest first
+  health [--since ISO] [--min N] [--json]   per-entity ranker health and feedback stats
+  maintain [TASK...] [--json]   run maintenance tasks (all when none named), one report
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -39,6 +51,12 @@ const commands: Record<string, CliCommand> = {
   stats: statsCommand,
   recall: recallCommand,
   embed: embedCommand,
+  session: sessionCommand,
+  pin: pinCommand,
+  unpin: unpinCommand,
+  pinned: pinnedCommand,
+  health: healthCommand,
+  maintain: maintainCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
