@@ -24,7 +24,10 @@ export interface DevMemory {
 
 export interface DevQuestion {
   id: string;
+  /** Self-contained question; names its project. */
   query: string;
+  /** The same question without the project reference, for evaluators that scope by `project`. */
+  scopedQuery?: string;
   /** sourceIds that answer the query; more than one only for multi-part questions. */
   gold: string[];
   category: DevCategory;

@@ -24,6 +24,8 @@ export interface DraftMemory {
 
 export interface DraftQuestion {
   query: string;
+  /** The authored question without the project reference (use with project scoping). */
+  scopedQuery: string;
   gold: string[];
   category: DevCategory;
   project: string;
@@ -55,12 +57,13 @@ export function withProject(q: string, name: string, rng: Rng): string {
   return `(${name}) ${q}`;
 }
 
-function multiQuery(a: string, b: string, name: string, rng: Rng): string {
-  return rng.pick([
-    `In ${name}, remind me ${a} and ${b}.`,
-    `Two things about ${name}: ${a}, and ${b}?`,
-    `For ${name} I need to know ${a} as well as ${b}.`,
-    `${name} question: ${a}, plus ${b}?`,
+/** [self-contained query, the same without the project name]. */
+function multiQuery(a: string, b: string, name: string, rng: Rng): [string, string] {
+  return rng.pick<[string, string]>([
+    [`In ${name}, remind me ${a} and ${b}.`, `Remind me ${a} and ${b}.`],
+    [`Two things about ${name}: ${a}, and ${b}?`, `Two things: ${a}, and ${b}?`],
+    [`For ${name} I need to know ${a} as well as ${b}.`, `I need to know ${a} as well as ${b}.`],
+    [`${name} question: ${a}, plus ${b}?`, `Question: ${a}, plus ${b}?`],
   ]);
 }
 
@@ -89,7 +92,7 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
     return r;
   };
   const ask = (query: string, gold: string[], category: DevCategory, extra: Partial<DraftQuestion> = {}): void => {
-    questions.push({ query: withProject(query, spec.name, rng), gold, category, project: spec.key, ...extra });
+    questions.push({ query: withProject(query, spec.name, rng), scopedQuery: query, gold, category, project: spec.key, ...extra });
   };
   const askItem = (item: Item, r: string, category: DevCategory, extra: Partial<DraftQuestion> = {}): void => {
     ask(item.q, [r], item.cat ?? category, extra);
@@ -150,14 +153,15 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
 
   for (const c of spec.cjk) {
     const r = addTarget('cjk', c, c.type ?? 'fact');
-    questions.push({ query: rng.chance(0.5) ? `${spec.name} ${c.q}` : c.q, gold: [r], category: 'cjk', project: spec.key });
+    questions.push({ query: rng.chance(0.5) ? `${spec.name} ${c.q}` : c.q, scopedQuery: c.q, gold: [r], category: 'cjk', project: spec.key });
   }
 
   for (const [a, b] of spec.multi) {
     const ea = byKey.get(a);
     const eb = byKey.get(b);
     if (!ea?.item.ask || !eb?.item.ask) throw new Error(`${spec.key}: multi pair ${a}+${b} needs two items with ask clauses`);
-    questions.push({ query: multiQuery(ea.item.ask, eb.item.ask, spec.name, rng), gold: [ea.ref, eb.ref], category: 'multi-part', project: spec.key });
+    const [query, scopedQuery] = multiQuery(ea.item.ask, eb.item.ask, spec.name, rng);
+    questions.push({ query, scopedQuery, gold: [ea.ref, eb.ref], category: 'multi-part', project: spec.key });
   }
 
   for (const text of spec.nearMisses ?? []) {

@@ -43,7 +43,7 @@ export function generateDevSet(seed: number = DEVSET_SEED): GeneratedDevSet {
     return id;
   };
   const questions = rawQuestions.map((q, i): DevQuestion => {
-    const out: DevQuestion = { id: `q-${String(i + 1).padStart(4, '0')}`, query: q.query, gold: q.gold.map(resolve), category: q.category, project: q.project };
+    const out: DevQuestion = { id: `q-${String(i + 1).padStart(4, '0')}`, query: q.query, scopedQuery: q.scopedQuery, gold: q.gold.map(resolve), category: q.category, project: q.project };
     if (q.asOf) out.asOf = q.asOf;
     if (q.notes) out.notes = q.notes;
     if (q.hardNegatives && q.hardNegatives.length > 0) out.hardNegatives = q.hardNegatives.map(resolve);

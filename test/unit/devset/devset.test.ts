@@ -79,6 +79,13 @@ describe('devset: the committed development set', () => {
     for (const q of set.questions) assert.ok(CATEGORIES.includes(q.category), `${q.id} category ${q.category}`);
   });
 
+  it('gives every question a project and a scoped form without the project reference', () => {
+    for (const q of set.questions) {
+      assert.ok(q.project && q.scopedQuery && q.scopedQuery.trim().length > 0, q.id);
+      assert.ok(q.scopedQuery.length <= q.query.length, q.id);
+    }
+  });
+
   it('needs two memories for each multi-part question and one for the rest', () => {
     for (const q of set.questions) assert.equal(new Set(q.gold).size, q.category === 'multi-part' ? 2 : 1, q.id);
   });
