@@ -263,6 +263,9 @@ export class DurableStore implements DurableMemoryStore {
   }
 
   private async flush(): Promise<void> {
+    // Yield to the event loop once per batch: a caller awaiting writes in a tight loop would
+    // otherwise run entirely in microtasks and starve timers (polling, snapshots) and I/O.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const batch = this.pending.splice(0, MAX_WRITE_BATCH);
     if (batch.length === 0) return;
     if (this.pending.length) void this.exclusive(() => this.flush());

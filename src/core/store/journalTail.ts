@@ -97,20 +97,27 @@ export class JournalTail {
     this.offset = JOURNAL_HEADER_BYTES;
   }
 
-  /** Creates the current generation file (caller holds the lock). */
+  /**
+   * Creates the current generation file (caller holds the lock): the header goes to a temp file
+   * that is synced and renamed into place, so a crash never leaves a generation without a header.
+   */
   create(firstSeq: number): void {
-    const fd = this.sfs.openSync(this.path, 'wx', 0o644);
+    this.closeFd();
+    const tmp = `${this.path}.${process.pid}.new`;
+    const fd = this.sfs.openSync(tmp, 'w', 0o644);
     try {
       writeFully(this.sfs, fd, encodeHeader({ format: JOURNAL_FORMAT, generation: this.generation, firstSeq }), 0);
       this.sfs.fsyncSync(fd);
     } catch (e) {
       this.sfs.closeSync(fd);
-      try { this.sfs.unlinkSync(this.path); } catch { /* best effort */ }
+      try { this.sfs.unlinkSync(tmp); } catch { /* best effort */ }
       throw e;
     }
+    this.sfs.closeSync(fd);
+    this.sfs.renameSync(tmp, this.path);
     fsyncDir(this.sfs, this.dir);
-    this.fd = fd;
     this.offset = JOURNAL_HEADER_BYTES;
+    if (!this.open()) throw new MemoryError('E_STORE_IO', `The journal ${this.path} vanished right after it was created.`);
   }
 
   /** Appends whole records at the end and makes them durable (caller holds the lock). */
