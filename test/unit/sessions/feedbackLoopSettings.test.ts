@@ -1,0 +1,39 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
+import { FEEDBACK_LOOP_SETTING_KEYS, feedbackLoopSettingsFrom } from '../../../src/core/sessions/feedbackLoopSettings';
+import { silentLogger } from '../../../src/core/logger';
+import { openTestStore } from '../feedback/graphFixture';
+
+describe('feedback loop settings', () => {
+  const manifest = JSON.parse(readFileSync(join(process.env.AGENT_MEMORY_ROOT ?? process.cwd(), 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default: unknown }> }[] } };
+  const props = Object.assign({}, ...manifest.contributes.configuration.map((c) => c.properties)) as Record<string, { default: unknown }>;
+
+  it('declares every setting in package.json', () => {
+    for (const k of FEEDBACK_LOOP_SETTING_KEYS) assert.ok(props[`agentMemory.${k}`], `agentMemory.${k} missing`);
+  });
+
+  it('gives the typed defaults when VS Code returns the declared defaults', async () => {
+    const settings = feedbackLoopSettingsFrom((k) => props[`agentMemory.${k}`]?.default);
+    const { store, clock } = await openTestStore();
+    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, settings);
+    assert.equal(loop.config.feedback.ftsWeightDelta, 0.02);
+    assert.equal(loop.config.feedback.decayIntervalSessions, 10);
+    assert.equal(loop.config.session.idleTimeoutMs, 30 * 60_000);
+    assert.deepEqual([loop.config.hints.enabled, loop.config.hints.max, loop.config.hints.timeoutMs, loop.config.hints.pollMs], [false, 5, 45_000, 5_000]);
+    assert.equal(loop.config.maintenance.intervalMs, 24 * 3_600_000);
+    assert.equal(loop.hints.status().state, 'disabled');
+    await store.close();
+  });
+
+  it('converts units and lets the resolvers clamp out-of-range values', async () => {
+    const values: Record<string, unknown> = { 'hints.enabled': true, 'hints.timeoutSeconds': 1, 'hints.max': 50, 'sessions.idleTimeoutMinutes': 5 };
+    const { store, clock } = await openTestStore();
+    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, feedbackLoopSettingsFrom((k) => values[k]));
+    assert.deepEqual([loop.config.hints.timeoutMs, loop.config.hints.max, loop.config.session.idleTimeoutMs], [5_000, 20, 5 * 60_000]);
+    assert.equal(loop.hints.status().state, 'idle');
+    assert.match(loop.hints.status().reason, /No language model/);
+    await store.close();
+  });
+});
