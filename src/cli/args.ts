@@ -7,7 +7,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that never take a value. Anything else after `--name` consumes the next argument. */
-const BOOLEAN_FLAGS = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose']);
+const BOOLEAN_FLAGS = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Record<string, string | true> = {};

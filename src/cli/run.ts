@@ -12,6 +12,11 @@ import { unpinCommand } from './commands/unpin';
 import { pinnedCommand } from './commands/pinned';
 import { healthCommand } from './commands/health';
 import { maintainCommand } from './commands/maintain';
+import { ingestCommand } from './commands/ingest';
+import { entitiesCommand } from './commands/entities';
+import { graphCommand } from './commands/graph';
+import { forgetCommand } from './commands/forget';
+import { fetchCommand } from './commands/fetch';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -40,6 +45,11 @@ commands:
   pinned [--json]      pinned entities, newest first
   health [--since ISO] [--min N] [--json]   per-entity ranker health and feedback stats
   maintain [TASK...] [--json]   run maintenance tasks (all when none named), one report
+  ingest FILE.jsonl [--no-wait] [--llm-url URL --llm-model M]   bulk remember; waits until embedded and extracted
+  entities [--json] [--limit N]   knowledge-graph entities, pinned first
+  graph NAME [--json]  an entity's aspects, attributes (with status) and relations
+  forget ID [--json]   hard delete a memory with its vectors, hints and graph traces
+  fetch URL [--allow-private] [--project P] [--no-wait] [--json]   fetch a document and remember it
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -57,6 +67,11 @@ const commands: Record<string, CliCommand> = {
   pinned: pinnedCommand,
   health: healthCommand,
   maintain: maintainCommand,
+  ingest: ingestCommand,
+  entities: entitiesCommand,
+  graph: graphCommand,
+  forget: forgetCommand,
+  fetch: fetchCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

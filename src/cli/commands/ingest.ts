@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { systemClock } from '../../core/clock';
+import { DEFAULT_EXTRACTION_CONFIG } from '../../core/config/extractionConfig';
+import { DEFAULT_GRAPH_CONFIG } from '../../core/config/graphConfig';
+import { DEFAULT_JOBS_CONFIG } from '../../core/config/jobsConfig';
+import { MemoryError } from '../../core/errors';
+import type { LlmClient } from '../../core/hostContext';
+import { parseJsonl, ingestMemories } from '../../core/ingest/jsonlIngest';
+import { JobWorker } from '../../core/jobs/jobWorker';
+import { createPipelineHandlers } from '../../core/jobs/pipelineHandlers';
+import { drainUntilSettled } from '../../core/jobs/settle';
+import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
+import { createStreamLogger } from '../../core/logger';
+import type { Logger } from '../../core/logger';
+import type { Embedder } from '../../core/models/embedder';
+import { WorkerEmbedder } from '../../core/models/workerEmbedder';
+import { defaultRememberDeps } from '../../core/memory/remember';
+import type { RememberDeps } from '../../core/memory/remember';
+import type { MemoryStore } from '../../core/store/storeTypes';
+import { stringFlag } from '../args';
+import type { ParsedArgs } from '../args';
+import { withCliStore } from '../openCliStore';
+import type { CliCommand, CliIo } from '../run';
+import { defaultModelDir } from './recall';
+
+/** Longest a CLI command waits for background work before giving up (E_TIMEOUT). */
+export const CLI_SETTLE_MAX_MS = 30 * 60_000;
+
+export interface PipelineCliOptions {
+  /** Embedder factory (tests pass a fake; default: the bundled USE-lite model if present). */
+  readonly embedder?: () => Embedder | undefined;
+  /** LLM factory (tests); default: --llm-url/--llm-model or AGENT_MEMORY_LLM_URL/AGENT_MEMORY_LLM_MODEL. */
+  readonly llm?: (args: ParsedArgs) => LlmClient | undefined;
+}
+
+/** An OpenAI-compatible LLM from flags or environment, or none (then extraction is heuristic). */
+export function cliLlm(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): LlmClient | undefined {
+  const url = stringFlag(args, 'llm-url') ?? env.AGENT_MEMORY_LLM_URL;
+  const model = stringFlag(args, 'llm-model') ?? env.AGENT_MEMORY_LLM_MODEL;
+  if (!url && !model) return undefined;
+  if (!url || !model) throw new MemoryError('E_USAGE', 'An LLM needs both --llm-url and --llm-model (or AGENT_MEMORY_LLM_URL and AGENT_MEMORY_LLM_MODEL).');
+  const apiKey = env.AGENT_MEMORY_LLM_KEY;
+  return createOpenAiCompatibleClient({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}) });
+}
+
+export function cliEmbedder(options: PipelineCliOptions): Embedder | undefined {
+  if (options.embedder) return options.embedder();
+  const dir = defaultModelDir();
+  return dir ? new WorkerEmbedder({ modelDir: dir }) : undefined;
+}
+
+export function cliRememberDeps(embedder: Embedder | undefined): RememberDeps {
+  return defaultRememberDeps(systemClock, { enqueue: { embed: embedder !== undefined, extract: true, hints: false } });
+}
+
+/** Runs the write pipeline's jobs in this process until they are all done. */
+export async function settlePipeline(store: MemoryStore, embedder: Embedder | undefined, llm: LlmClient | undefined, logger: Logger, io: CliIo): Promise<void> {
+  const handlers = createPipelineHandlers({ embedder, llm, extraction: DEFAULT_EXTRACTION_CONFIG, graph: DEFAULT_GRAPH_CONFIG, logger });
+  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger });
+  const stats = await drainUntilSettled(worker, store, systemClock, { maxWaitMs: CLI_SETTLE_MAX_MS });
+  if (stats.dead) io.stderr(`agent-memory: ${stats.dead} background job(s) failed; see \`agent-memory stats\`\n`);
+}
+
+/**
+ * `agent-memory ingest FILE.jsonl [--no-wait] [--llm-url URL --llm-model M]`: one memory a line
+ * {content, type?, sourceId?, createdAt?, sessionId?, who?, project?, tags?}. Prints
+ * {"ingested","duplicates","ms"} once every new memory is embedded and extracted (searchable by
+ * every arm), or right after the write with --no-wait (the jobs stay queued).
+ */
+export function makeIngestCommand(options: PipelineCliOptions = {}): CliCommand {
+  return async (args, io) => {
+    const file = args.positionals[0];
+    if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'ingest needs one JSONL file, e.g. agent-memory ingest memories.jsonl');
+    let text: string;
+    try { text = readFileSync(file, 'utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
+    const inputs = parseJsonl(text);
+    const started = performance.now();
+    const llm = (options.llm ?? cliLlm)(args);
+    const embedder = cliEmbedder(options);
+    const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
+    if (!embedder) io.stderr('agent-memory: no embedding model found; memories are searchable by keyword only\n');
+    try {
+      const result = await withCliStore(args, async (store) => {
+        const r = await ingestMemories(store, inputs, cliRememberDeps(embedder));
+        if (args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io);
+        return r;
+      });
+      io.stdout(JSON.stringify({ ingested: result.ingested, duplicates: result.duplicates, ms: Math.round(performance.now() - started) }) + '\n');
+      return 0;
+    } finally {
+      await embedder?.dispose();
+    }
+  };
+}
+
+export const ingestCommand: CliCommand = makeIngestCommand();
