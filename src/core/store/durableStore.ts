@@ -13,14 +13,16 @@ import type { Logger } from '../logger';
 import type { StoreConfig } from '../config/storeConfig';
 import { countRecordsAfterDamage, encodeRecord, RECORD_HEADER_BYTES } from './journalCodec';
 import type { DecodedRecord } from './journalCodec';
-import { journalPath, listGenerations } from './journalTail';
-import type { JournalTail } from './journalTail';
-import { assertSchemaNotNewer, readSchemaVersion } from './migrations';
+import { JournalTail, journalPath, listGenerations } from './journalTail';
+import { assertSchemaNotNewer, latestVersion, readSchemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { configureConnection } from './memoryStore';
-import type { SqlDatabase } from './sqlDatabase';
+import { SqlDatabase } from './sqlDatabase';
+import { createEngineDatabaseSync } from './sqlEngine';
+import { loadBase } from './storeBase';
 import { StoreListeners } from './storeListeners';
-import type { RecoveryLog, StoreRecoveryReport } from './storeRecovery';
+import { RecoveryLog } from './storeRecovery';
+import type { StoreRecoveryReport } from './storeRecovery';
 import { storeIoError } from './storeFs';
 import type { StoreFs } from './storeFs';
 import type { Disposable, MemoryStore, SqlReader, SqlWriter, StoreChange } from './storeTypes';
@@ -76,6 +78,7 @@ export class DurableStore implements DurableMemoryStore {
   storeId = '';
   recovery: StoreRecoveryReport | undefined;
   private db: SqlDatabase;
+  private tail: JournalTail;
   private appliedSeq: number;
   /** A rotate record was read but its next generation file did not exist yet. */
   private pendingRotate: number | undefined;
@@ -89,6 +92,7 @@ export class DurableStore implements DurableMemoryStore {
   constructor(private readonly p: DurableParts) {
     this.dir = p.dir;
     this.db = p.db;
+    this.tail = p.tail;
     this.appliedSeq = p.appliedSeq;
     this.listeners = new StoreListeners(p.logger);
     this.keeper = new SnapshotKeeper({
@@ -101,11 +105,20 @@ export class DurableStore implements DurableMemoryStore {
   /** Applies journal records other processes appended (no lock needed). Returns labels applied. */
   catchUp(underLock: boolean): string[] {
     const labels: string[] = [];
-    const tail = this.p.tail;
     let inTx = false;
     try {
       for (;;) {
-        if (this.pendingRotate !== undefined && !this.followRotate(underLock)) break;
+        if (this.pendingRotate !== undefined) {
+          const moved = this.followRotate(underLock);
+          if (moved === 'wait') break;
+          if (moved === 'reload') {
+            if (inTx) { this.db.exec('COMMIT'); inTx = false; }
+            this.reloadFromSnapshot();
+            labels.push('reload');
+            continue;
+          }
+        }
+        const tail = this.tail;
         const read = tail.readNew();
         let stopAt: number | undefined = read.stop === 'end' ? undefined : read.stopOffset;
         for (const rec of read.records) {
@@ -159,8 +172,8 @@ export class DurableStore implements DurableMemoryStore {
   stats(): DurableStoreStats {
     return {
       appliedSeq: this.appliedSeq,
-      journalGeneration: this.p.tail.generation,
-      journalBytes: this.p.tail.offset,
+      journalGeneration: this.tail.generation,
+      journalBytes: this.tail.offset,
       snapshotSeq: this.keeper.position.seq,
       schemaVersion: readSchemaVersion(this.db),
     };
@@ -177,14 +190,14 @@ export class DurableStore implements DurableMemoryStore {
     if (this.pollTimer) clearInterval(this.pollTimer);
     await this.chain;
     const policy = this.p.config.snapshotOnClose;
-    if (policy === 'always' || (policy === 'ifDue' && this.keeper.isDue(this.appliedSeq, this.p.tail))) {
+    if (policy === 'always' || (policy === 'ifDue' && this.keeper.isDue(this.appliedSeq, this.tail))) {
       try { await this.keeper.take(); } catch (e) { this.p.logger.warn(`Could not snapshot the memory store on close: ${e instanceof Error ? e.message : String(e)}`); }
     }
     await this.chain;
     this.closed = true;
     this.keeper.dispose();
     this.listeners.clear();
-    this.p.tail.close();
+    this.tail.close();
     this.db.close();
   }
 
@@ -198,7 +211,7 @@ export class DurableStore implements DurableMemoryStore {
   private refreshQuietly(): void {
     if (this.closed) return;
     try {
-      if (this.pendingRotate === undefined && !this.p.tail.hasNew()) return;
+      if (this.pendingRotate === undefined && !this.tail.hasNew()) return;
       const labels = this.catchUp(false);
       if (labels.length) this.listeners.fire({ external: true, labels });
     } catch (e) {
@@ -222,32 +235,51 @@ export class DurableStore implements DurableMemoryStore {
       this.pendingRotate = rec.payload.g;
     }
     this.appliedSeq = rec.seq;
-    this.p.tail.offset = rec.end;
+    this.tail.offset = rec.end;
   }
 
-  /** Moves to the generation a rotate record named. False while it does not exist yet. */
-  private followRotate(underLock: boolean): boolean {
+  /**
+   * Moves to the generation a rotate record named: 'moved', 'wait' while it does not exist yet,
+   * or 'reload' when it was already compacted away (this process lagged behind a snapshot).
+   */
+  private followRotate(underLock: boolean): 'moved' | 'wait' | 'reload' {
     const next = this.pendingRotate as number;
-    const tail = this.p.tail;
+    const tail = this.tail;
     if (this.p.fs.existsSync(journalPath(this.dir, next))) {
       tail.switchTo(next);
+    } else if (listGenerations(this.p.fs, this.dir).some((g) => g > next)) {
+      return 'reload';
     } else if (underLock) {
       // The rotating writer died between sealing the old generation and creating the new one.
       tail.switchTo(next);
       tail.create(this.appliedSeq + 1);
     } else {
-      if (listGenerations(this.p.fs, this.dir).some((g) => g > next)) {
-        throw new MemoryError('E_STORE_CORRUPT', `Journal generation ${next} is missing while later ones exist; reopen the store to rebuild from the newest snapshot.`);
-      }
-      return false;
+      return 'wait';
     }
     this.pendingRotate = undefined;
-    return true;
+    return 'moved';
+  }
+
+  /** Rebuilds this process's database from the newest snapshot (after lagging behind compaction). */
+  private reloadFromSnapshot(): void {
+    const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
+    if (!base.image || base.position.seq < this.appliedSeq) {
+      throw new MemoryError('E_STORE_CORRUPT', 'The journal this window was reading was compacted away and no newer snapshot exists; reopen the store.');
+    }
+    const db = new SqlDatabase(createEngineDatabaseSync(base.image));
+    configureConnection(db);
+    this.db.close();
+    this.db = db;
+    this.tail.close();
+    this.tail = new JournalTail(this.p.fs, this.dir, base.position.generation, base.position.offset);
+    this.appliedSeq = base.position.seq;
+    this.pendingRotate = undefined;
+    this.p.logger.info(`Caught up with other windows by reloading the snapshot at record ${base.position.seq}.`);
   }
 
   /** Under the lock a bad tail cannot be a write in progress: keep it aside and cut it off. */
   private repairTail(at: number): void {
-    const tail = this.p.tail;
+    const tail = this.tail;
     const { savedAs, bytes } = tail.cutDamagedTail(at, Date.now());
     const log = this.p.recoveryLog;
     const complete = bytes.length >= RECORD_HEADER_BYTES && bytes.readUInt32LE(0) + RECORD_HEADER_BYTES <= bytes.length;
@@ -292,7 +324,7 @@ export class DurableStore implements DurableMemoryStore {
     for (const s of settled) s();
     if (labels.length) {
       this.listeners.fire({ external: false, labels });
-      this.keeper.scheduleIfDue(this.appliedSeq, this.p.tail);
+      this.keeper.scheduleIfDue(this.appliedSeq, this.tail);
     }
   }
 
@@ -316,8 +348,8 @@ export class DurableStore implements DurableMemoryStore {
     if (records.length) {
       try {
         if (!this.p.lock.stillHeld()) throw new MemoryError('E_STORE_LOCKED', 'Another process took over the memory store write lock; the change was not saved. Try again.');
-        if (!this.p.tail.open()) this.p.tail.create(this.appliedSeq + 1);
-        this.p.tail.append(Buffer.concat(records));
+        if (!this.tail.open()) this.tail.create(this.appliedSeq + 1);
+        this.tail.append(Buffer.concat(records));
       } catch (e) {
         this.db.exec('ROLLBACK');
         labels.length = 0;
@@ -333,7 +365,7 @@ export class DurableStore implements DurableMemoryStore {
 
   /** Seals a large generation with a rotate record and starts the next (under the lock). */
   private rotateIfLarge(): void {
-    const tail = this.p.tail;
+    const tail = this.tail;
     if (tail.offset < this.p.config.journalRotateBytes) return;
     const next = tail.generation + 1;
     try {
@@ -351,7 +383,7 @@ export class DurableStore implements DurableMemoryStore {
   /** A consistent copy of the database and the journal position it covers (for snapshots). */
   private capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number } {
     this.catchUp(false);
-    const position = { seq: this.appliedSeq, generation: this.p.tail.generation, offset: this.p.tail.offset };
+    const position = { seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset };
     const schemaVersion = readSchemaVersion(this.db);
     const image = this.db.export();
     configureConnection(this.db);

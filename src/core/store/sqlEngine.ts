@@ -9,14 +9,21 @@ import type { Database, SqlJsStatic } from 'fts5-sql-bundle';
 export type EngineDatabase = Database;
 
 let engine: Promise<SqlJsStatic> | undefined;
+let loaded: SqlJsStatic | undefined;
 
 /** Loads the engine once per process (the wasm module is ~1 MB; loading takes tens of ms). */
 export function loadSqlEngine(): Promise<SqlJsStatic> {
   if (!engine) {
-    engine = initSqlJs();
+    engine = initSqlJs().then((sql) => { loaded = sql; return sql; });
     engine.catch(() => { engine = undefined; });
   }
   return engine;
+}
+
+/** Synchronous variant for code that runs after a store was opened (the engine is loaded then). */
+export function createEngineDatabaseSync(image: Uint8Array): EngineDatabase {
+  if (!loaded) throw new Error('The SQLite engine is not loaded yet.');
+  return new loaded.Database(image);
 }
 
 /** A new empty database, or one deserialised from a SQLite file image. */

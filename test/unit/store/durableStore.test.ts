@@ -1,0 +1,138 @@
+import { strict as assert } from 'node:assert';
+import { readdirSync } from 'node:fs';
+import { ManualClock } from '../../../src/core/clock';
+import { countMemories, getMemory, insertMemory } from '../../../src/core/memory/memoryRecords';
+import { openStore } from '../../../src/core/store/openStore';
+import type { DurableMemoryStore } from '../../../src/core/store/durableStore';
+import type { StoreChange } from '../../../src/core/store/storeTypes';
+import { makeTempDir } from '../helpers/tempDir';
+
+const AT = '2026-03-01T12:00:00.000Z';
+
+function remember(store: DurableMemoryStore, content: string): Promise<string> {
+  return store.write('remember', (w) => insertMemory(w, { content, createdAt: AT })).then((o) => o.id);
+}
+
+function dump(store: DurableMemoryStore): unknown {
+  return store.read((db) => ({
+    memories: db.all('SELECT rowid, * FROM memories ORDER BY rowid'),
+    fts: db.all("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'memory' ORDER BY rowid"),
+    meta: db.all('SELECT * FROM meta ORDER BY key'),
+  }));
+}
+
+describe('durable store', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  const open: DurableMemoryStore[] = [];
+  const openIn = async (config = {}): Promise<DurableMemoryStore> => {
+    const s = await openStore({ dir: temp.dir, clock: new ManualClock(), config });
+    open.push(s);
+    return s;
+  };
+  beforeEach(() => { temp = makeTempDir(); });
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close();
+    temp.cleanup();
+  });
+
+  it('keeps writes across close and reopen, with the same store id', async () => {
+    const a = await openIn();
+    const id = await remember(a, 'the build uses esbuild');
+    const storeId = a.storeId;
+    await a.close();
+    const b = await openIn();
+    assert.equal(b.storeId, storeId);
+    assert.equal(b.read((db) => getMemory(db, id))?.content, 'the build uses esbuild');
+    assert.equal(b.recovery, undefined);
+  });
+
+  it('shows one window the writes of another and fires an external change', async () => {
+    const a = await openIn({ pollIntervalMs: 10 });
+    const b = await openIn({ pollIntervalMs: 10 });
+    const changes: StoreChange[] = [];
+    b.onDidChange((c) => changes.push(c));
+    const id = await remember(a, 'window A remembered this');
+    assert.equal(b.read((db) => getMemory(db, id))?.content, 'window A remembered this');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.ok(changes.some((c) => c.external && c.labels.includes('remember')));
+  });
+
+  it('replays to exactly the same rows, rowids and FTS index in every process', async () => {
+    const a = await openIn();
+    const b = await openIn();
+    for (let i = 0; i < 20; i++) await remember(i % 2 ? a : b, `memory number ${i}`);
+    await a.write('touch', (w) => w.run('UPDATE memories SET access_count = access_count + 1 WHERE content LIKE ?', ['%1%']));
+    b.refresh();
+    assert.deepEqual(dump(b), dump(a));
+  });
+
+  it('dedups against memories another process wrote', async () => {
+    const a = await openIn();
+    const b = await openIn();
+    const first = await remember(a, 'shared fact');
+    const second = await b.write('remember', (w) => insertMemory(w, { content: 'Shared fact.', createdAt: AT }));
+    assert.deepEqual(second, { id: first, duplicate: true });
+  });
+
+  it('commits writes queued together as separate transactions and rejects only the failing one', async () => {
+    const a = await openIn();
+    const results = await Promise.allSettled([
+      remember(a, 'one'),
+      a.write('bad', () => { throw new Error('nope'); }),
+      remember(a, 'two'),
+    ]);
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    await a.close();
+    const b = await openIn();
+    assert.equal(b.read((db) => countMemories(db)), 2);
+  });
+
+  it('running the migrations again on reopen writes nothing to the journal', async () => {
+    const a = await openIn();
+    await remember(a, 'x');
+    const seq = a.stats().appliedSeq;
+    await a.close();
+    const b = await openIn();
+    assert.equal(b.stats().appliedSeq, seq);
+  });
+
+  it('rotates journal generations, snapshots, and deletes generations the previous snapshot covers', async () => {
+    const config = { journalRotateBytes: 4096, snapshotEveryBytes: 4096, snapshotEveryRecords: 1_000_000, snapshotDelayMs: 0 };
+    const a = await openIn(config);
+    const lagging = await openIn(config);
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      ids.push(await remember(a, `rotating memory ${i} ${'x'.repeat(100)}`));
+      if (i % 40 === 39) await a.snapshot();
+    }
+    await a.snapshot();
+    const files = readdirSync(temp.dir);
+    const generations = files.filter((f) => f.startsWith('journal.'));
+    assert.ok(a.stats().journalGeneration > 5, 'expected several rotations');
+    assert.ok(generations.length < a.stats().journalGeneration, `old generations kept: ${generations.join(',')}`);
+    assert.ok(files.includes('snapshot.amsnap') && files.includes('snapshot.prev.amsnap'));
+    // A process that was open all along follows the rotations (its open file survives deletion).
+    assert.equal(lagging.read((db) => countMemories(db)), 120);
+    await a.close();
+    const b = await openIn(config);
+    assert.equal(b.read((db) => ids.filter((id) => !getMemory(db, id)).length), 0);
+  });
+
+  it('snapshots on close only when due under the ifDue policy', async () => {
+    const a = await openIn({ snapshotOnClose: 'ifDue' });
+    await remember(a, 'small');
+    await a.close();
+    assert.ok(!readdirSync(temp.dir).includes('snapshot.amsnap'));
+    const b = await openIn({ snapshotOnClose: 'always' });
+    await remember(b, 'another');
+    await b.close();
+    assert.ok(readdirSync(temp.dir).includes('snapshot.amsnap'));
+    const c = await openIn();
+    assert.equal(c.read((db) => countMemories(db)), 2);
+  });
+
+  it('refuses writes whose function is async', async () => {
+    const a = await openIn();
+    await assert.rejects(a.write('async', (async () => 1) as never), /synchronous/);
+  });
+});
