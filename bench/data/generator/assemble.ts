@@ -44,6 +44,12 @@ interface Pending {
 }
 
 /** A leading plain capitalised word ("What", "At", "Some") is lower-cased after a lead-in; identifiers are kept. */
+/** Position gaps (share of the project timeline) between successive values of a chain / events of a series. */
+const CHAIN_GAP = { min: 0.14, max: 0.3 };
+const EVENT_GAP = { min: 0.1, max: 0.22 };
+/** Share of English noise drawn as a long multi-paragraph session summary. */
+const SUMMARY_SHARE = 0.05;
+
 const PLAIN_WORD = /^[A-Z][a-z]*\b(?![./_-])/;
 
 /** Adds a natural project reference to an authored question (unless it already names the project). */
@@ -118,7 +124,7 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
   for (const f of spec.facts) askItem(f, addTarget('fact', f, f.type ?? 'fact'), 'fact');
 
   for (const c of spec.chains) {
-    const positions = seriesPositions(rng, c.versions.length, 0.14, 0.3);
+    const positions = seriesPositions(rng, c.versions.length, CHAIN_GAP.min, CHAIN_GAP.max);
     const refs = c.versions.map((text, i) => addTarget('chain', { key: `${c.key}#${i}`, text, q: c.q }, 'fact', false, positions[i]));
     const current = refs[refs.length - 1];
     const older = refs.slice(0, -1);
@@ -129,7 +135,7 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
   }
 
   for (const e of spec.events) {
-    const positions = seriesPositions(rng, e.events.length, 0.1, 0.22);
+    const positions = seriesPositions(rng, e.events.length, EVENT_GAP.min, EVENT_GAP.max);
     const refs = e.events.map((text, i) => {
       const r = ref('event', `${e.key}#${i}`);
       pending.push({ ref: r, pos: positions[i], type: 'event', who: rng.pick(spec.agents), render: (at) => frameEvent(text, at, rng) });
@@ -173,7 +179,7 @@ export function assembleProject(spec: ProjectSpec, rng: Rng, seenText: Set<strin
     let draft: NoiseDraft | undefined;
     for (let attempt = 0; attempt < 30 && draft === undefined; attempt++) {
       const roll = rng.next();
-      const d = roll < spec.zhNoiseShare ? zhNoise(rng, spec) : roll < spec.zhNoiseShare + 0.05 ? sessionSummary(rng, spec) : rng.pick(EN_NOISE)(rng, spec);
+      const d = roll < spec.zhNoiseShare ? zhNoise(rng, spec) : roll < spec.zhNoiseShare + SUMMARY_SHARE ? sessionSummary(rng, spec) : rng.pick(EN_NOISE)(rng, spec);
       if (!seenText.has(d.content)) draft = d;
     }
     if (draft === undefined) continue;
