@@ -20,6 +20,9 @@ import type { Logger } from '../logger';
 import { HintsWorker } from '../hints/hintsWorker';
 import { createMaintenanceRegistry } from '../maintenance/maintenanceTasks';
 import type { MaintenanceTask } from '../maintenance/maintenanceTypes';
+import { duplicatesTask, reembedTask } from '../maintenance/moduleTasks';
+import { seededRng } from '../consolidation/cluster';
+import type { Embedder } from '../models/embedder';
 import { MaintenanceService } from '../maintenance/maintenanceService';
 import type { MemoryStore } from '../store/storeTypes';
 import { graphPropagator } from './defaultResolvers';
@@ -49,6 +52,9 @@ export interface FeedbackLoop {
   readonly config: { readonly session: SessionConfig; readonly feedback: FeedbackConfig; readonly hints: HintsConfig; readonly maintenance: MaintenanceConfig };
 }
 
+/** Seed of the clustering in the duplicates scan, so reports are reproducible. */
+export const DUPLICATE_SCAN_SEED = 7;
+
 export function createFeedbackLoop(host: {
   store: MemoryStore;
   clock: Clock;
@@ -56,7 +62,9 @@ export function createFeedbackLoop(host: {
   llm: LlmClient | undefined;
   agentId?: string;
   capture?: SessionCapture;
-  /** Tasks of other modules (re-embed, FTS rebuild, …) appended to the registry. */
+  /** With an embedder, maintenance also re-embeds stale vectors and scans for duplicates and conflicts. */
+  embedder?: Embedder;
+  /** More tasks of other modules appended to the registry. */
   extraTasks?: readonly MaintenanceTask[];
   telemetry?: FeedbackTelemetry;
   newId?: () => string;
@@ -75,7 +83,10 @@ export function createFeedbackLoop(host: {
     agentId: host.agentId ?? 'default', propagate: graphPropagator(graph, DEFAULT_CONTRADICTION_CONFIG, newId), telemetry, newId,
     ...(host.capture ? { capture: host.capture } : {}),
   });
-  const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId }, host.extraTasks ?? []);
+  const moduleTasks = host.embedder
+    ? [reembedTask(host.embedder), duplicatesTask({ embedder: host.embedder, llm: host.llm, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, rng: seededRng(DUPLICATE_SCAN_SEED) })]
+    : [];
+  const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
   const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: `hints:${newId()}`, newId });
   return { sessions, maintenance: maintenanceService, hints: worker, telemetry, config: { session, feedback, hints, maintenance } };

@@ -1,0 +1,39 @@
+import type { ContradictionConfig } from '../config/extractionConfig';
+import type { GraphConfig } from '../config/graphConfig';
+import { findDuplicatesAndConflicts } from '../consolidation/duplicatesAndConflicts';
+import type { Rng } from '../consolidation/cluster';
+import type { LlmClient } from '../hostContext';
+import type { Embedder } from '../models/embedder';
+import { reembedStale } from '../models/reembed';
+import type { MaintenanceTask, StepResult } from './maintenanceTypes';
+
+/**
+ * Maintenance tasks owned by other modules, wired to their functions: re-embedding memories whose
+ * vector is missing or from another model (models/reembed.ts), and the read-only duplicates and
+ * conflicts scan (consolidation/duplicatesAndConflicts.ts). Both need the embedder.
+ */
+export function reembedTask(embedder: Embedder): MaintenanceTask {
+  return {
+    id: 'reembed-stale',
+    title: 'Re-embed stale vectors',
+    async step(ctx): Promise<StepResult> {
+      // reembedStale works in durable batches: a cancelled run leaves the rest stale, and the next run picks them up
+      const r = await reembedStale(ctx.store, embedder, { clock: ctx.clock, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      return { cursor: null, processed: r.embedded, total: r.embedded + r.remaining, summary: { embedded: r.embedded, remaining: r.remaining, model: embedder.id } };
+    },
+  };
+}
+
+export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | undefined; graph: GraphConfig; contradiction: ContradictionConfig; rng: Rng }): MaintenanceTask {
+  return {
+    id: 'find-duplicates-conflicts',
+    title: 'Find duplicates and conflicts',
+    async step(ctx): Promise<StepResult> {
+      const r = await findDuplicatesAndConflicts({
+        store: ctx.store, modelId: deps.embedder.id, dims: deps.embedder.dims, embedder: deps.embedder, llm: deps.llm, graph: deps.graph,
+        contradiction: deps.contradiction, logger: ctx.logger, rng: deps.rng, ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      return { cursor: null, processed: r.scanned, summary: { scanned: r.scanned, mergeProposals: r.merges.length, conflictProposals: r.conflicts.length, clusters: r.clusters.length } };
+    },
+  };
+}
