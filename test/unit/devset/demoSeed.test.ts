@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseJsonLines } from '../../../bench/devset';
+import { parseJsonl } from '../../../src/core/ingest/jsonlIngest';
 import type { DevMemory } from '../../../bench/devset';
 
 const WORKSPACE = join(__dirname, '..', '..', 'fixtures', 'demoWorkspace');
@@ -22,6 +23,10 @@ describe('devset: demo workspace seed', () => {
       assert.ok(m.content.trim().length > 0 && m.project === 'shelf', m.sourceId);
       assert.equal(new Date(m.createdAt).toISOString(), m.createdAt, m.sourceId);
     }
+  });
+
+  it('is accepted by the JSONL ingest parser the launch script uses', () => {
+    assert.equal(parseJsonl(readFileSync(SEED, 'utf8')).length, seed.length);
   });
 
   it('covers decisions, preferences, constraints, file facts and commands', () => {

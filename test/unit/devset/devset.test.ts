@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DEVSET_DIR, loadDevSet } from '../../../bench/devset';
 import type { DevMemory, DevQuestion, DevSet } from '../../../bench/devset';
 import { DEFAULT_CHUNKING_CONFIG } from '../../../src/core/config/ingestConfig';
+import { parseJsonl } from '../../../src/core/ingest/jsonlIngest';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CATEGORIES = ['decision', 'preference', 'file-fact', 'superseded', 'historical', 'paraphrase', 'multi-part', 'temporal', 'identifier', 'cjk', 'distractor', 'fact'];
@@ -53,6 +54,10 @@ describe('devset: the committed development set', () => {
       assert.ok(m.sessionId && m.project && m.who, m.sourceId);
     }
     for (const q of set.questions) if (q.asOf !== undefined) assert.ok(isIso(q.asOf), q.id);
+  });
+
+  it('is accepted line by line by the JSONL ingest parser', () => {
+    assert.equal(parseJsonl(readFileSync(join(DEVSET_DIR, 'memories.jsonl'), 'utf8')).length, set.memories.length);
   });
 
   it('spreads memories over at least 15 months and across 8 or more projects', () => {
