@@ -37,3 +37,27 @@ export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | unde
     },
   };
 }
+
+/** The durable store's compaction: a snapshot, after which older journal generations are deleted. */
+export interface CompactableStore {
+  snapshot(): Promise<boolean>;
+  stats(): { readonly journalBytes: number; readonly journalGeneration: number; readonly snapshotSeq: number };
+}
+
+export function isCompactable(store: object): store is CompactableStore {
+  const s = store as Partial<CompactableStore>;
+  return typeof s.snapshot === 'function' && typeof s.stats === 'function';
+}
+
+export function compactStoreTask(store: CompactableStore): MaintenanceTask {
+  return {
+    id: 'compact-store',
+    title: 'Compact the store (snapshot, drop old journal generations)',
+    async step(): Promise<StepResult> {
+      const before = store.stats();
+      const taken = await store.snapshot();
+      const after = store.stats();
+      return { cursor: null, processed: taken ? 1 : 0, summary: { snapshotTaken: taken ? 1 : 0, snapshotSeq: after.snapshotSeq, journalGenerationBefore: before.journalGeneration, journalGenerationAfter: after.journalGeneration } };
+    },
+  };
+}

@@ -20,7 +20,7 @@ import type { Logger } from '../logger';
 import { HintsWorker } from '../hints/hintsWorker';
 import { createMaintenanceRegistry } from '../maintenance/maintenanceTasks';
 import type { MaintenanceTask } from '../maintenance/maintenanceTypes';
-import { duplicatesTask, reembedTask } from '../maintenance/moduleTasks';
+import { compactStoreTask, duplicatesTask, isCompactable, reembedTask } from '../maintenance/moduleTasks';
 import { seededRng } from '../consolidation/cluster';
 import type { Embedder } from '../models/embedder';
 import { MaintenanceService } from '../maintenance/maintenanceService';
@@ -62,7 +62,7 @@ export function createFeedbackLoop(host: {
   llm: LlmClient | undefined;
   agentId?: string;
   capture?: SessionCapture;
-  /** With an embedder, maintenance also re-embeds stale vectors and scans for duplicates and conflicts. */
+  /** With an embedder, maintenance also re-embeds stale vectors and scans for duplicates and conflicts; a durable store adds compaction. */
   embedder?: Embedder;
   /** More tasks of other modules appended to the registry. */
   extraTasks?: readonly MaintenanceTask[];
@@ -83,9 +83,10 @@ export function createFeedbackLoop(host: {
     agentId: host.agentId ?? 'default', propagate: graphPropagator(graph, DEFAULT_CONTRADICTION_CONFIG, newId), telemetry, newId,
     ...(host.capture ? { capture: host.capture } : {}),
   });
-  const moduleTasks = host.embedder
+  const moduleTasks: MaintenanceTask[] = host.embedder
     ? [reembedTask(host.embedder), duplicatesTask({ embedder: host.embedder, llm: host.llm, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, rng: seededRng(DUPLICATE_SCAN_SEED) })]
     : [];
+  if (isCompactable(host.store)) moduleTasks.push(compactStoreTask(host.store));
   const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
   const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: `hints:${newId()}`, newId });

@@ -55,3 +55,19 @@ describe('session, pin, health and maintain CLI', () => {
     assert.deepEqual((JSON.parse(m.out) as { tasks: { task: string; status: string }[] }).tasks.map((t) => [t.task, t.status]), [['decay-aspects', 'completed']]);
   });
 });
+
+describe('maintain CLI on the durable store', () => {
+  it('includes store compaction and reports it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'am-maintain-cli-'));
+    try {
+      assert.equal((await cli(dir, 'remember', 'compaction needs something in the journal')).code, 0);
+      const r = await cli(dir, 'maintain', 'compact-store', '--json');
+      assert.equal(r.code, 0, r.err);
+      const task = (JSON.parse(r.out) as { tasks: { task: string; status: string; summary: Record<string, number> }[] }).tasks[0];
+      assert.deepEqual([task?.task, task?.status], ['compact-store', 'completed']);
+      assert.equal(typeof task?.summary.snapshotSeq, 'number');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
