@@ -46,7 +46,7 @@ async function runSuite({ profile, server, page, workspace }, testsIndex, result
   page.on('console', (msg) => lines.push(`[${msg.type()}] ${consoleText(msg)}`));
   page.on('pageerror', (err) => lines.push(`[pageerror] ${err.message}`));
   const payload = [
-    ['extensionDevelopmentPath', remoteUri(server, repoRoot)],
+    ['extensionDevelopmentPath', remoteUri(server, process.env.AGENT_MEMORY_EXTENSION_DIR || repoRoot)],
     ['extensionTestsPath', remoteUri(server, testsIndex.replace(/\.js$/, ''))],
     ['skipWelcome', 'true'],
   ];
@@ -73,8 +73,12 @@ async function runSuite({ profile, server, page, workspace }, testsIndex, result
 /** After a failure: the tail of the extension host log (kept in test-results/ by the session). */
 function printKeptExtensionHostLog() {
   const file = join(paths.testResults, `${LAYER}-exthost.log`);
-  if (existsSync(file)) console.log(`\n--- ${file} (last 60 lines) ---\n${tail(readFileSync(file, 'utf8'), 60)}`);
-  else console.log('(no extension host log was written: the extension host may not have started)');
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8');
+    console.log(`\n--- ${file} (last 60 lines) ---\n${tail(text, 60)}`);
+    const activation = /Activating extension agent-memory\.agent-memory failed due to an error:\n.*?\[error\] (.*)/.exec(text);
+    if (activation) console.log(`\nThe Agent Memory extension FAILED TO ACTIVATE: ${activation[1]}`);
+  } else console.log('(no extension host log was written: the extension host may not have started)');
 }
 
 async function main() {
