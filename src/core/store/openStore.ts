@@ -18,6 +18,7 @@ import type { Logger } from '../logger';
 import { DurableStore } from './durableStore';
 import type { DurableMemoryStore } from './durableStore';
 import { JournalTail } from './journalTail';
+import { Replica } from './replica';
 import { assertSchemaNotNewer, hasPendingMigrations, latestVersion, MIGRATIONS, runMigrations } from './migrations';
 import type { Migration } from './migrations';
 import { configureConnection, readStoreId } from './memoryStore';
@@ -80,8 +81,9 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
     configureConnection(db);
     tail = new JournalTail(sfs, dir, base.position.generation, base.position.offset);
     const lock = new WriteLock({ dir, fs: sfs, logger, timeoutMs: config.lockTimeoutMs, staleLockMs: config.staleLockMs, emptyLockGraceMs: config.emptyLockGraceMs });
-    const store = new DurableStore({ dir, db, tail, appliedSeq: base.position.seq, snapshotPosition: base.position, lock, fs: sfs, logger, clock, config, migrations, recoveryLog: log });
-    const replayed = store.catchUp(false).length;
+    const replica = new Replica({ dir, fs: sfs, logger, config, migrations, lock, recoveryLog: log }, db, tail, base.position.seq);
+    const store = new DurableStore({ dir, replica, snapshotPosition: base.position, lock, fs: sfs, logger, config, migrations });
+    const replayed = replica.catchUp(false).length;
     assertSchemaNotNewer(db, migrations);
 
     if (base.damaged.length > 0 || tail.hasNew()) {
@@ -89,7 +91,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
       await store.exclusive(async () => {
         await lock.acquire();
         try {
-          store.catchUp(true);
+          replica.catchUp(true);
           setAsideSnapshots(sfs, dir, base.damaged, log);
         } catch (e) {
           throw storeIoError(e, 'repair the store', dir);
