@@ -84,6 +84,11 @@ export class SessionService {
     this.telemetry = deps.telemetry ?? processFeedbackTelemetry;
   }
 
+  /** The store the service works on. */
+  get store(): MemoryStore {
+    return this.deps.store;
+  }
+
   feedbackTelemetry(): FeedbackTelemetrySnapshot {
     return this.telemetry.snapshot();
   }

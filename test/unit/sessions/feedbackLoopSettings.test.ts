@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
 import { FEEDBACK_LOOP_SETTING_KEYS, feedbackLoopSettingsFrom } from '../../../src/core/sessions/feedbackLoopSettings';
+import { feedbackLoopStatus } from '../../../src/core/sessions/feedbackLoopStatus';
 import { silentLogger } from '../../../src/core/logger';
 import { openTestStore } from '../feedback/graphFixture';
 
@@ -34,6 +35,22 @@ describe('feedback loop settings', () => {
     assert.deepEqual([loop.config.hints.timeoutMs, loop.config.hints.max, loop.config.session.idleTimeoutMs], [5_000, 20, 5 * 60_000]);
     assert.equal(loop.hints.status().state, 'idle');
     assert.match(loop.hints.status().reason, /No language model/);
+    await store.close();
+  });
+});
+
+describe('feedback loop status', () => {
+  it('reports telemetry, hints worker state, predictor readiness, open sessions and knowledge stats', async () => {
+    const { store, clock } = await openTestStore();
+    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, { feedback: { predictorMinSessions: 1 } });
+    await loop.sessions.start({ sessionKey: 'a' });
+    let s = feedbackLoopStatus(loop, { nowMs: clock.now() });
+    assert.deepEqual([s.openSessions, s.predictor.sessionsTrained, s.predictor.live, s.hints.state], [1, 0, false, 'disabled']);
+    await loop.sessions.end('a');
+    s = feedbackLoopStatus(loop, { nowMs: clock.now() });
+    assert.equal(s.openSessions, 0);
+    assert.ok(s.telemetry.lastRunAt);
+    assert.equal(s.knowledge.aspectCount, 0);
     await store.close();
   });
 });
