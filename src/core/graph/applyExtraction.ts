@@ -17,13 +17,15 @@ export interface ExtractionApplySummary {
   readonly attributesCreated: number;
   readonly attributesConfirmed: number;
   readonly superseded: number;
+  /** The attribute each fact became (or confirmed), by fact index; null for a skipped fact. */
+  readonly factAttributeIds: readonly (string | null)[];
   /** Items dropped by the re-check before insert, with the reason. */
   readonly skipped: readonly { readonly item: string; readonly reason: string }[];
 }
 
 const EMPTY: ExtractionApplySummary = {
   entitiesCreated: 0, entitiesConfirmed: 0, mentionsAdded: 0, relationsCreated: 0, relationsConfirmed: 0,
-  attributesCreated: 0, attributesConfirmed: 0, superseded: 0, skipped: [],
+  attributesCreated: 0, attributesConfirmed: 0, superseded: 0, factAttributeIds: [], skipped: [],
 };
 
 /**
@@ -35,7 +37,7 @@ const EMPTY: ExtractionApplySummary = {
  */
 export function applyExtractionPayload(db: SqlWriter, ctx: GraphWriteContext, sources: readonly string[], payload: ExtractionPayload, origin: PayloadOrigin): ExtractionApplySummary {
   if (isEmptyPayload(payload)) return EMPTY;
-  const s = { ...EMPTY, skipped: [] as { item: string; reason: string }[] };
+  const s = { ...EMPTY, skipped: [] as { item: string; reason: string }[], factAttributeIds: [] as (string | null)[] };
   const ids = new Map<string, string>();
   for (const [i, e] of (payload.entities ?? []).entries()) {
     if (!isEntityType(e.type)) { s.skipped.push({ item: `entities/${i}`, reason: `entity type '${String(e.type)}' not allowed` }); continue; }
@@ -62,6 +64,7 @@ export function applyExtractionPayload(db: SqlWriter, ctx: GraphWriteContext, so
   }
   const observedAt = memoryId ? db.get<{ created_at: string }>('SELECT created_at FROM memories WHERE id = ?', [memoryId])?.created_at ?? ctx.nowIso : ctx.nowIso;
   for (const [i, f] of (payload.facts ?? []).entries()) {
+    s.factAttributeIds.push(null);
     if (!isFactType(f.type)) { s.skipped.push({ item: `facts/${i}`, reason: `fact type '${String(f.type)}' not allowed` }); continue; }
     const entityId = ids.get(nameKey(f.entity));
     if (!entityId) { s.skipped.push({ item: `facts/${i}`, reason: 'entity not declared in this payload' }); continue; }
@@ -71,6 +74,7 @@ export function applyExtractionPayload(db: SqlWriter, ctx: GraphWriteContext, so
       entityId, aspectId, memoryId, kind: f.type === 'constraint' ? 'constraint' : 'attribute', content: f.content,
       groupKey: f.group_key, claimKey: f.claim_key, importance: f.importance, confidence: f.confidence, observedAt,
     });
+    s.factAttributeIds[i] = w.id;
     if (w.created) s.attributesCreated++; else s.attributesConfirmed++;
     s.superseded += w.superseded.length;
   }

@@ -113,6 +113,22 @@ export function writeAttribute(db: SqlWriter, ctx: GraphWriteContext, a: Attribu
   return { id, created: true, superseded };
 }
 
+/**
+ * Automatic supersession decided outside the write (the semantic contradiction check): `oldId`
+ * becomes superseded by `newId` only if both are active non-constraint attributes of the same
+ * aspect and group and `newId` is not the older claim. Returns whether it changed anything.
+ */
+export function supersedeSibling(db: SqlWriter, ctx: GraphWriteContext, oldId: string, newId: string, why: string): boolean {
+  const rows = db.all<{ id: string; aspect_id: string | null; group_key: string | null; kind: string; status: string; created_at: string }>(
+    'SELECT id, aspect_id, group_key, kind, status, created_at FROM entity_attributes WHERE id IN (?, ?)', [oldId, newId]);
+  const old = rows.find((r) => r.id === oldId);
+  const neu = rows.find((r) => r.id === newId);
+  if (!old || !neu) throw new MemoryError('E_NOT_FOUND', 'An attribute to supersede no longer exists.');
+  if (old.kind !== 'attribute' || neu.kind !== 'attribute' || old.status !== 'active' || neu.status !== 'active') return false;
+  if (old.aspect_id !== neu.aspect_id || old.group_key !== neu.group_key || neu.created_at < old.created_at) return false;
+  return markSuperseded(db, ctx, oldId, newId, why);
+}
+
 export interface SupersedeClaimInput {
   readonly attributeId: string;
   /** The replacing value; without it the claim is retired with no replacement. */

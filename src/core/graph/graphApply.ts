@@ -10,7 +10,7 @@ import type { ExtractionPayload } from '../extraction/contract';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
 import { applyExtractionPayload } from './applyExtraction';
 import type { ExtractionApplySummary, PayloadOrigin } from './applyExtraction';
-import { supersedeClaim, upsertAspect, writeAttribute } from './attributeWrites';
+import { supersedeClaim, supersedeSibling, upsertAspect, writeAttribute } from './attributeWrites';
 import type { AttributeKind, AttributeWrite } from './attributeWrites';
 import { bumpEntityMentions, isStoredEntityType, linkMention, upsertEntity, upsertRelation } from './entityWrites';
 import type { EntityUpsert, RelationUpsert, StoredEntityType } from './entityWrites';
@@ -31,7 +31,8 @@ export type GraphOp =
   | { readonly op: 'write_attribute'; readonly entity: string; readonly aspect: string; readonly kind: AttributeKind; readonly content: string; readonly groupKey?: string | null; readonly claimKey?: string | null; readonly importance?: number; readonly confidence?: number; readonly memoryId?: string }
   | { readonly op: 'supersede_claim'; readonly attributeId: string; readonly content?: string; readonly memoryId?: string }
   | { readonly op: 'propagate_memory_status' }
-  | { readonly op: 'detach_memory'; readonly memoryId: string };
+  | { readonly op: 'detach_memory'; readonly memoryId: string }
+  | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string };
 
 export type GraphOpResult =
   | { readonly op: 'apply_extraction'; readonly summary: ExtractionApplySummary }
@@ -40,7 +41,8 @@ export type GraphOpResult =
   | { readonly op: 'write_attribute'; readonly attribute: AttributeWrite }
   | { readonly op: 'supersede_claim'; readonly supersededId: string; readonly replacementId: string | null }
   | { readonly op: 'propagate_memory_status'; readonly count: number }
-  | { readonly op: 'detach_memory'; readonly summary: DetachSummary };
+  | { readonly op: 'detach_memory'; readonly summary: DetachSummary }
+  | { readonly op: 'supersede_attribute'; readonly superseded: boolean };
 
 const unit = (v: number | undefined, field: string): void => {
   if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1)) throw new MemoryError('E_INVALID_INPUT', `${field} must be a number from 0 to 1.`);
@@ -77,6 +79,10 @@ export function validateGraphOp(op: GraphOp): void {
       return;
     case 'detach_memory':
       text(op.memoryId, 'memoryId');
+      return;
+    case 'supersede_attribute':
+      text(op.attributeId, 'attributeId'); text(op.supersededBy, 'supersededBy'); text(op.why, 'why');
+      if (op.attributeId === op.supersededBy) throw new MemoryError('E_INVALID_INPUT', 'An attribute cannot supersede itself.');
       return;
     default:
       throw new MemoryError('E_INVALID_INPUT', `Unknown graph operation '${String((op as { op: unknown }).op)}'.`);
@@ -123,6 +129,8 @@ export function applyGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp)
       return { op: op.op, count: propagateMemoryStatus(db, ctx) };
     case 'detach_memory':
       return { op: op.op, summary: detachMemoryFromGraph(db, ctx, op.memoryId) };
+    case 'supersede_attribute':
+      return { op: op.op, superseded: supersedeSibling(db, ctx, op.attributeId, op.supersededBy, op.why) };
   }
 }
 

@@ -1,6 +1,8 @@
 import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
 import type { Extractor } from '../extraction/llmExtractor';
+import { collectSiblingCandidates, planSemanticSupersession } from '../extraction/semanticSupersession';
+import type { LlmClient } from '../hostContext';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
 import { JOB_TYPES } from './jobQueue';
 import type { JobHandler } from './jobWorker';
@@ -9,9 +11,11 @@ import type { JobHandler } from './jobWorker';
  * The `extract` job: runs the configured extractor (LLM with heuristic fallback, or heuristic) on
  * the memory and applies the payload through the graph's apply path, as actor
  * `extractor:<source>`. Idempotent: an already extracted or deleted memory completes as skipped.
- * When the job dies, the memory's extraction_status becomes `failed`.
+ * With an LLM, claim-less facts are first checked against their stored siblings by the semantic
+ * contradiction path; a confident contradiction supersedes the older sibling (audited) after the
+ * write. When the job dies, the memory's extraction_status becomes `failed`.
  */
-export function createExtractHandler(extractor: Extractor, config: { graph: GraphConfig; contradiction: ContradictionConfig }): JobHandler {
+export function createExtractHandler(extractor: Extractor, config: { graph: GraphConfig; contradiction: ContradictionConfig; llm?: LlmClient }): JobHandler {
   return {
     type: JOB_TYPES.extract,
     async run(job, ctx) {
@@ -22,6 +26,8 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
       if (!mem || mem.is_deleted) return { skipped: 'memory deleted' };
       if (mem.extraction_status === 'complete') return { skipped: 'already extracted' };
       const result = await extractor.extract(mem.content, ctx.signal);
+      const candidates = config.llm ? ctx.store.read((db) => collectSiblingCandidates(db, result.payload, mem.agent_id)) : [];
+      const plan = await planSemanticSupersession(candidates, { config: config.contradiction, llm: config.llm, logger: ctx.logger, signal: ctx.signal });
       const origin = result.source === 'llm' ? 'llm' : 'heuristic';
       return ctx.store.write('extract', (db) => {
         const still = db.get<{ is_deleted: number }>('SELECT is_deleted FROM memories WHERE id = ?', [memoryId]);
@@ -30,7 +36,14 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
         const applied = applyGraphOp(db, gctx, { op: 'apply_extraction', sources: [memoryId], payload: result.payload, origin });
         db.run("UPDATE memories SET extraction_status = 'complete', extraction_model = ? WHERE id = ?", [extractor.label, memoryId]);
         const summary = applied.op === 'apply_extraction' ? applied.summary : undefined;
-        return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded, skipped: summary.skipped.length } : {}) };
+        let semantic = 0;
+        for (const p of plan) {
+          const newId = summary?.factAttributeIds[p.factIndex];
+          if (!newId || newId === p.attributeId) continue;
+          const r = applyGraphOp(db, gctx, { op: 'supersede_attribute', attributeId: p.attributeId, supersededBy: newId, why: `semantic contradiction: ${p.verdict.detail}`.slice(0, 300) });
+          if (r.op === 'supersede_attribute' && r.superseded) semantic++;
+        }
+        return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded + semantic, skipped: summary.skipped.length } : {}) };
       });
     },
     onDead(db, job) {

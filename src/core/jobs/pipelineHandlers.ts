@@ -24,7 +24,7 @@ export function createPipelineHandlers(deps: {
   const extractor = deps.llm ? createLlmExtractor(deps.llm, deps.extraction, deps.logger) : createHeuristicExtractor(deps.extraction);
   return [
     ...(deps.embedder ? [createEmbedHandler(deps.embedder)] : []),
-    createExtractHandler(extractor, { graph: deps.graph, contradiction: deps.extraction.contradiction }),
+    createExtractHandler(extractor, { graph: deps.graph, contradiction: deps.extraction.contradiction, ...(deps.llm ? { llm: deps.llm } : {}) }),
     ...(deps.extra ?? []),
   ];
 }
