@@ -74,9 +74,9 @@
       case 'recall':
         return send({ type: 'recallResult', requestId: m.requestId, query: m.query, tookMs: 14, results: [
           { id: 'm1', content: 'Unit tests run with mocha through tsx: `npm run test:unit`, or `node scripts/runUnit.mjs <grep>`.', score: 0.842, memoryType: 'fact', createdAt: '2026-11-28T09:12:00.000Z',
-            explain: { channels: [{ name: 'lexical', value: 0.71 }, { name: 'semantic', value: 0.64 }, { name: 'traversal', value: 0.2 }], boosts: [{ name: 'graph', value: 0.15 }, { name: 'recency', value: 0.012 }], penalties: [], notes: ['matched terms: tests, run', 'linked entity: Agent Memory (pinned)'] } },
+            explain: { channels: [{ name: 'lexical', value: 0.71, op: 'score' }, { name: 'semantic', value: 0.64, op: 'score' }, { name: 'traversal', value: 0.2, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }, { name: 'resolution', value: 1.2, op: 'multiply' }], penalties: [], notes: ['matched terms: tests, run', 'linked entity: Agent Memory (pinned)'] } },
           { id: 'm2', content: 'Tests run with jest.', score: 0.311, memoryType: 'fact', createdAt: '2026-03-02T10:00:00.000Z',
-            explain: { channels: [{ name: 'lexical', value: 0.55 }], boosts: [], penalties: [{ name: 'superseded', value: 0.5 }], notes: ['Superseded by: Unit tests run with mocha through tsx.'] } },
+            explain: { channels: [{ name: 'lexical', value: 0.55, op: 'score' }], boosts: [], penalties: [{ name: 'currentness', value: 0.5, op: 'multiply' }], notes: ['Superseded by: Unit tests run with mocha through tsx.'] } },
         ] });
       default: return;
     }

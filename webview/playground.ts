@@ -51,16 +51,23 @@ function resultItem(x: RecallResultView, i: number, top: number): HTMLElement {
 function explainBlock(x: RecallResultView): HTMLElement {
   const e = x.explain;
   if (!e) return h('p', { class: 'muted small' }, 'No explanation recorded for this result.');
-  const rows = (title: string, items: readonly ExplainScore[], sign: string): HTMLElement | null => items.length
+  const rows = (title: string, items: readonly ExplainScore[]): HTMLElement | null => items.length
     ? h('div', { class: 'explain-group' }, h('h4', {}, title), h('table', { class: 'explain' },
-      h('tbody', {}, ...items.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.name), h('td', {}, `${sign}${s.value.toFixed(3)}`))))))
+      h('tbody', {}, ...items.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.name), h('td', {}, fmtExplain(s)))))))
     : null;
   const details = h('details', { class: 'why' },
     h('summary', {}, 'Why was this recalled?'),
-    rows('Channels', e.channels, ''),
-    rows('Boosts', e.boosts, '+'),
-    rows('Penalties', e.penalties, ''),
+    rows('Channels', e.channels),
+    rows('Boosts', e.boosts),
+    rows('Penalties', e.penalties),
     e.notes.length ? h('ul', { class: 'notes' }, ...e.notes.map((note) => h('li', {}, note))) : null,
     !e.channels.length && !e.boosts.length && !e.penalties.length && !e.notes.length ? h('p', { class: 'muted small' }, 'The breakdown is empty.') : null);
   return details;
+}
+
+/** Channel scores as numbers, deltas signed ("+0.150"), factors as multipliers ("×0.50"). */
+export function fmtExplain(s: ExplainScore): string {
+  if (s.op === 'multiply') return `×${s.value.toFixed(2)}`;
+  if (s.op === 'add') return `${s.value >= 0 ? '+' : '−'}${Math.abs(s.value).toFixed(3)}`;
+  return s.value.toFixed(3);
 }

@@ -33,7 +33,8 @@ export const PROTOCOL_LIMITS = {
   attributesPerAspectMax: 5_000,
   relationsMax: 5_000,
   focalMax: 500,
-  recallLimitMax: 100,
+  /** Recall's own bound on the render width (recallRequest.ts). */
+  recallLimitMax: 50,
   explainItemsMax: 100,
   errorLength: 1_000,
   requestIdMax: Number.MAX_SAFE_INTEGER,
@@ -136,7 +137,7 @@ const focal: Decoder<FocalResolution> = object({
   entities: array(focalEntity, L.focalMax),
 });
 
-const score: Decoder<ExplainScore> = object({ name: str(1, L.typeLength), value: num(-1e6, 1e6) });
+const score: Decoder<ExplainScore> = object({ name: str(1, L.typeLength), value: num(-1e6, 1e6), op: oneOf(['score', 'add', 'multiply']) });
 
 const explain: Decoder<RecallExplain> = object({
   channels: array(score, L.explainItemsMax),

@@ -126,6 +126,8 @@ export interface FocalResolution {
 export interface ExplainScore {
   readonly name: string;
   readonly value: number;
+  /** How the value applies: a channel score, an additive delta, or a multiplicative factor. */
+  readonly op: 'score' | 'add' | 'multiply';
 }
 
 /** "Why was this recalled": the score breakdown of one recall result. */

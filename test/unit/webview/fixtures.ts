@@ -38,7 +38,7 @@ export function stats(): KnowledgeStats {
 export function recallResult(): RecallResultView {
   return {
     id: 'm1', content: 'use mocha', score: 0.8, memoryType: 'fact', createdAt: null,
-    explain: { channels: [{ name: 'lexical', value: 0.7 }], boosts: [{ name: 'graph', value: 0.15 }], penalties: [{ name: 'superseded', value: 0.5 }], notes: ['matched: mocha'] },
+    explain: { channels: [{ name: 'lexical', value: 0.7, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }], penalties: [{ name: 'superseded', value: 0.5, op: 'multiply' }], notes: ['matched: mocha'] },
   };
 }
 

@@ -1,0 +1,165 @@
+/**
+ * The Knowledge panel's data source over the memory store. Pinning, entity health, feedback stats,
+ * telemetry and recall come from their modules (src/core/pinning, predictor/entityHealth,
+ * feedback/knowledgeStats, feedback/feedbackTelemetry, recall/recallService); the entity list and
+ * detail reads are in entityQueries.ts. vscode-free, so it is unit-tested on an in-memory store.
+ */
+import type { Clock } from '../../core/clock';
+import { isoFromMs } from '../../core/clock';
+import { DEFAULT_FEEDBACK_CONFIG } from '../../core/config/feedbackConfig';
+import { knowledgeStats } from '../../core/feedback/knowledgeStats';
+import type { FeedbackTelemetrySnapshot } from '../../core/feedback/feedbackTelemetry';
+import { processFeedbackTelemetry } from '../../core/feedback/feedbackTelemetry';
+import { pinEntity, unpinEntity } from '../../core/pinning/pinning';
+import type { FocalEntities } from '../../core/pinning/pinnedFocal';
+import { getEntityHealth } from '../../core/predictor/entityHealth';
+import type { RecallDeps } from '../../core/recall/recallRequest';
+import { recallDetailed } from '../../core/recall/recallService';
+import type { Disposable, MemoryStore, SqlReader } from '../../core/store/storeTypes';
+import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
+import { PROTOCOL_LIMITS } from '../../../webview/protocol';
+import { listEntityPage, listEntityTypes, readCounts, readEntityDetail } from './entityQueries';
+import type { HealthLookup } from './entityQueries';
+import type { EntityListQuery, EntityPage, KnowledgeDataSource } from './knowledgeDataSource';
+import { toRecallView } from './recallView';
+
+/** The last focal-entity resolution this process made (for example by the session service). */
+export interface FocalSnapshot {
+  readonly focal: FocalEntities;
+  readonly resolvedAt: string;
+}
+
+export interface StoreKnowledgeSourceOptions {
+  readonly store: MemoryStore;
+  readonly clock: Clock;
+  /** Default 'default' (the store's agent scope). */
+  readonly agentId?: string;
+  /** Aspect weight bounds for "at max"/"at min" (default: the feedback config's). */
+  readonly minAspectWeight?: number;
+  readonly maxAspectWeight?: number;
+  /** Feedback telemetry of this process; null before a session end reported (default: the process counters). */
+  readonly telemetry?: () => FeedbackTelemetrySnapshot;
+  /** Recall dependencies (config, embedder, reranker); the playground runs with track: false. */
+  readonly recallDeps?: Omit<RecallDeps, 'track'>;
+  /** The last focal resolution of this process; without one the latest stored session's focal set is shown. */
+  readonly lastFocal?: () => FocalSnapshot | undefined;
+}
+
+export class StoreKnowledgeSource implements KnowledgeDataSource {
+  private readonly agentId: string;
+  /** Cached per store version: any change (this window, another window, the CLI) drops them. */
+  private health: Map<string, EntityHealthView> | undefined;
+  private types: string[] | undefined;
+  private readonly storeSub: Disposable;
+
+  constructor(private readonly options: StoreKnowledgeSourceOptions) {
+    this.agentId = options.agentId ?? 'default';
+    this.storeSub = options.store.onDidChange(() => { this.health = undefined; this.types = undefined; });
+  }
+
+  async listEntities(query: EntityListQuery): Promise<EntityPage> {
+    return this.options.store.read((db) => listEntityPage(db, this.agentId, query, this.healthLookup(db), () => (this.types ??= listEntityTypes(db, this.agentId))));
+  }
+
+  async entityDetail(id: string): Promise<EntityDetail | null> {
+    return this.options.store.read((db) => readEntityDetail(db, this.agentId, id, this.healthLookup(db)));
+  }
+
+  async stats(): Promise<KnowledgeStats> {
+    const { store, clock } = this.options;
+    return store.read((db) => {
+      const counts = readCounts(db, this.agentId);
+      const f = knowledgeStats(db, {
+        agentId: this.agentId,
+        nowMs: clock.now(),
+        minWeight: this.options.minAspectWeight ?? DEFAULT_FEEDBACK_CONFIG.minAspectWeight,
+        maxWeight: this.options.maxAspectWeight ?? DEFAULT_FEEDBACK_CONFIG.maxAspectWeight,
+      });
+      const t = (this.options.telemetry ?? (() => processFeedbackTelemetry.snapshot()))();
+      return {
+        counts,
+        feedback: {
+          aspectsUpdatedLast7Days: f.aspectsUpdatedByFeedback,
+          avgAspectWeight: f.aspectCount ? Math.min(1, Math.max(0, f.avgAspectWeight)) : null,
+          aspectsAtMax: f.aspectsAtMax,
+          aspectsAtMin: f.aspectsAtMin,
+        },
+        telemetry: t.lastRunAt === null ? null : { ...t },
+      };
+    });
+  }
+
+  async focal(): Promise<FocalResolution | null> {
+    const snap = this.options.lastFocal?.();
+    return this.options.store.read((db) => (snap ? this.fromSnapshot(db, snap) : this.fromLatestSession(db)));
+  }
+
+  async setPinned(id: string, pinned: boolean): Promise<void> {
+    const nowIso = isoFromMs(this.options.clock.now());
+    await this.options.store.write(pinned ? 'pin' : 'unpin', (db) => (pinned ? pinEntity(db, this.agentId, id, nowIso) : unpinEntity(db, this.agentId, id, nowIso)));
+  }
+
+  async recall(query: string, limit: number): Promise<readonly RecallResultView[]> {
+    const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
+    const outcome = await recallDetailed(this.options.store, { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) }, deps, true);
+    return outcome.items.map(toRecallView);
+  }
+
+  onDidChange(listener: () => void): Disposable {
+    return this.options.store.onDidChange(() => listener());
+  }
+
+  dispose(): void {
+    this.storeSub.dispose();
+  }
+
+  private healthLookup(db: SqlReader): HealthLookup {
+    if (!this.health) {
+      this.health = new Map(getEntityHealth(db, this.agentId).map((h) => [h.entityId, {
+        comparisonCount: h.comparisonCount, winRate: clamp(h.winRate, 0, 1), avgMargin: clamp(h.avgMargin, -1, 1), trend: h.trend,
+      }]));
+    }
+    const map = this.health;
+    return (id) => map.get(id) ?? null;
+  }
+
+  private fromSnapshot(db: SqlReader, snap: FocalSnapshot): FocalResolution {
+    const pinned = new Set(snap.focal.pinnedEntityIds);
+    return {
+      source: snap.focal.source || 'unknown',
+      resolvedAt: snap.resolvedAt,
+      entities: snap.focal.entityIds.slice(0, PROTOCOL_LIMITS.focalMax).map((id, i) => ({ id, name: snap.focal.entityNames[i] || this.nameOf(db, id), pinned: pinned.has(id) })),
+    };
+  }
+
+  /** The focal set stored with the newest session (its source is not stored, so it says so). */
+  private fromLatestSession(db: SqlReader): FocalResolution | null {
+    if (!db.hasTable('sessions') || !db.hasTable('entities')) return null;
+    let row: { focal_entity_ids: string | null; started_at: string } | undefined;
+    try {
+      row = db.get('SELECT focal_entity_ids, started_at FROM sessions WHERE agent_id = ? ORDER BY started_at DESC LIMIT 1', [this.agentId]);
+    } catch {
+      return null; // a store from before the sessions' focal_entity_ids column
+    }
+    if (!row) return null;
+    let ids: unknown;
+    try { ids = JSON.parse(row.focal_entity_ids ?? '[]'); } catch { ids = []; }
+    const list = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string' && x.length > 0).slice(0, PROTOCOL_LIMITS.focalMax) : [];
+    return {
+      source: 'session start (stored)',
+      resolvedAt: row.started_at,
+      entities: list.map((id) => {
+        const e = db.get<{ name: string; pinned: number }>('SELECT name, pinned FROM entities WHERE id = ?', [id]);
+        return { id, name: e?.name || id, pinned: (e?.pinned ?? 0) !== 0 };
+      }),
+    };
+  }
+
+  private nameOf(db: SqlReader, id: string): string {
+    return db.get<{ name: string }>('SELECT name FROM entities WHERE id = ?', [id])?.name || id;
+  }
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0;
+}
