@@ -13,6 +13,8 @@ import { loadTransformers, readHfModelConfig } from './transformersRuntime';
 /** Scores pairs; one finite number per document, in document order. */
 export interface PairScorer {
   score(query: string, documents: readonly string[]): Promise<ArrayLike<number>>;
+  /** Loads the model now. */
+  warmUp?(): Promise<void>;
 }
 
 type Tokenize = (texts: string[], options: { text_pair: string[]; padding: boolean; truncation: boolean }) => unknown;
@@ -50,6 +52,9 @@ export function createTransformersPairScorer(modelDir: string): PairScorer {
     return loaded;
   };
   return {
+    async warmUp() {
+      await load();
+    },
     async score(query, documents) {
       const { tokenize, classify } = await load();
       const inputs = tokenize(documents.map(() => query), { text_pair: [...documents], padding: true, truncation: true });
@@ -75,6 +80,10 @@ export function createCrossEncoderReranker(options: CrossEncoderRerankerOptions)
   return {
     id: 'crossEncoder',
     defaults: { topN: options.topN ?? DEFAULT_CROSS_ENCODER_TOP_N, timeoutMs: options.timeoutMs ?? DEFAULT_CROSS_ENCODER_TIMEOUT_MS },
+    async warmUp() {
+      if (!scorer) throw new MemoryError('E_MODEL_MISSING', 'No cross-encoder model is configured.');
+      await scorer.warmUp?.();
+    },
     async rerank(query, head) {
       if (!scorer) throw new MemoryError('E_MODEL_MISSING', 'No cross-encoder model is configured.');
       const scores = await scorer.score(query, head.map((c) => c.content));

@@ -30,6 +30,8 @@ export interface Reranker {
   /** Head size and timeout this provider wants when the caller does not say (e.g. cross-encoder 6 / 1,500 ms). */
   readonly defaults?: Partial<RerankOptions>;
   rerank(query: string, head: readonly RerankCandidate[], call: RerankCall): Promise<readonly RerankCandidate[]>;
+  /** Loads what the provider needs ahead of the first query (a first call may otherwise time out while loading). */
+  warmUp?(): Promise<void>;
 }
 
 export type RerankStatus = 'reranked' | 'unchanged' | 'timeout' | 'failed';

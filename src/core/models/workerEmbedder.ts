@@ -1,7 +1,7 @@
 /**
  * The default embedder: USE-lite on ONNX Runtime inside a worker thread, started lazily on the
  * first embed(). Batches go to the worker one at a time, so cancellation takes effect at the next
- * batch boundary and the main thread only tokenises nothing and copies vectors.
+ * batch boundary; the main thread does no tokenisation or inference, it only copies vectors.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

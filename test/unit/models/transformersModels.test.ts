@@ -45,7 +45,9 @@ describe('transformers.js models (tiny BERT-shaped fixture, not a real model)', 
       const dir = await tinyBertFixture();
       const scorer = createTransformersPairScorer(dir);
       const single = await Promise.all(docs.slice(0, 6).map(async (d) => (await scorer.score('what port', [d]))[0] as number));
-      const out = await rerank('what port', cands, createCrossEncoderReranker({ modelDir: dir }));
+      const reranker = createCrossEncoderReranker({ modelDir: dir });
+      await reranker.warmUp?.();
+      const out = await rerank('what port', cands, reranker);
       assert.equal(out.status, 'reranked');
       const expected = docs.slice(0, 6).map((_d, i) => ({ id: `m${i}`, s: single[i] as number })).sort((a, b) => b.s - a.s);
       assert.deepEqual(out.candidates.slice(0, 6).map((c) => c.id), expected.map((x) => x.id));

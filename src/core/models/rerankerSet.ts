@@ -1,0 +1,79 @@
+/**
+ * The configured reranker, built once per host and asked for a provider per query:
+ *   const rerankers = new RerankerSet(config, { dirs: host.paths, llm: host.llm });
+ *   const provider = rerankers.forQuery({ queryVector, vectorFor });
+ *   const { candidates } = await rerank(query, ranked, provider, rerankers.options());
+ * 'none' → pass-through; 'embedding' → 0.7/0.3 blend with cached vectors (pass-through when the
+ * query has no vector); 'crossEncoder' → the configured model folder, loaded once and reused
+ * (a missing model makes every call keep the original order; warmUp() preloads it); 'llm' → the host's LLM client
+ * (pass-through when none is enabled).
+ */
+import type { ModelConfig } from '../config/modelConfig';
+import type { LlmClient } from '../hostContext';
+import { createCrossEncoderReranker } from './crossEncoderReranker';
+import { createEmbeddingReranker } from './embeddingReranker';
+import { createLlmReranker } from './llmReranker';
+import { resolveModelDir } from './modelPaths';
+import type { ModelDirs } from './modelPaths';
+import { noopReranker } from './rerank';
+import type { RerankOptions, Reranker } from './rerank';
+
+export interface RerankerDeps {
+  readonly dirs: ModelDirs;
+  readonly llm?: LlmClient | undefined;
+}
+
+export interface QueryVectors {
+  readonly queryVector?: Float32Array | undefined;
+  readonly vectorFor?: (id: string) => Float32Array | undefined;
+}
+
+export class RerankerSet {
+  private crossEncoder: Reranker | undefined;
+
+  constructor(private readonly config: ModelConfig, private readonly deps: RerankerDeps) {}
+
+  /** Head size and timeout for rerank(): the cross-encoder's own (seed 001) or the generic ones (seed 000). */
+  options(): RerankOptions {
+    return this.config.rerankProvider === 'crossEncoder'
+      ? { topN: this.config.crossEncoderTopN, timeoutMs: this.config.crossEncoderTimeoutMs }
+      : { topN: this.config.rerankTopN, timeoutMs: this.config.rerankTimeoutMs };
+  }
+
+  /**
+   * Loads the cross-encoder ahead of the first query (call when the setting is enabled or changes;
+   * a first query during the load falls back to the original order). Rejects when the model is missing.
+   */
+  async warmUp(): Promise<void> {
+    await this.forQuery().warmUp?.();
+  }
+
+  forQuery(vectors: QueryVectors = {}): Reranker {
+    switch (this.config.rerankProvider) {
+      case 'embedding':
+        return vectors.queryVector && vectors.vectorFor
+          ? createEmbeddingReranker({ queryVector: vectors.queryVector, vectorFor: vectors.vectorFor })
+          : noopReranker;
+      case 'crossEncoder':
+        this.crossEncoder ??= createCrossEncoderReranker({
+          modelDir: this.crossEncoderDir(),
+          topN: this.config.crossEncoderTopN,
+          timeoutMs: this.config.crossEncoderTimeoutMs,
+        });
+        return this.crossEncoder;
+      case 'llm':
+        return this.deps.llm ? createLlmReranker(this.deps.llm) : noopReranker;
+      default:
+        return noopReranker;
+    }
+  }
+
+  private crossEncoderDir(): string | undefined {
+    if (!this.config.crossEncoderModel) return undefined;
+    try {
+      return resolveModelDir(this.config.crossEncoderModel, this.deps.dirs);
+    } catch {
+      return undefined;
+    }
+  }
+}
