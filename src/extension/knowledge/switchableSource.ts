@@ -11,6 +11,8 @@ import type { EntityDetail, FocalResolution, KnowledgeStats, RecallResultView } 
 export class SwitchableKnowledgeSource implements KnowledgeDataSource {
   private current: KnowledgeDataSource | undefined;
   private currentSub: Disposable | undefined;
+  private opener: (() => Promise<KnowledgeDataSource>) | undefined;
+  private opening: Promise<KnowledgeDataSource> | undefined;
   private readonly listeners = new Set<() => void>();
 
   set(source: KnowledgeDataSource): void {
@@ -18,6 +20,14 @@ export class SwitchableKnowledgeSource implements KnowledgeDataSource {
     this.current = source;
     this.currentSub = source.onDidChange(() => this.fire());
     this.fire();
+  }
+
+  /**
+   * How to get a source on first use when none is set yet (e.g. open the store lazily:
+   * `async () => new StoreKnowledgeSource({ store: (await services.runtime()).store, ... })`).
+   */
+  setOpener(open: () => Promise<KnowledgeDataSource>): void {
+    this.opener = open;
   }
 
   /** Detaches `source` if it is still the current one. */
@@ -29,21 +39,27 @@ export class SwitchableKnowledgeSource implements KnowledgeDataSource {
     this.fire();
   }
 
-  async listEntities(query: EntityListQuery): Promise<EntityPage> { return this.use().listEntities(query); }
-  async entityDetail(id: string): Promise<EntityDetail | null> { return this.use().entityDetail(id); }
-  async stats(): Promise<KnowledgeStats> { return this.use().stats(); }
-  async focal(): Promise<FocalResolution | null> { return this.use().focal(); }
-  async setPinned(id: string, pinned: boolean): Promise<void> { return this.use().setPinned(id, pinned); }
-  async recall(query: string, limit: number): Promise<readonly RecallResultView[]> { return this.use().recall(query, limit); }
+  async listEntities(query: EntityListQuery): Promise<EntityPage> { return (await this.use()).listEntities(query); }
+  async entityDetail(id: string): Promise<EntityDetail | null> { return (await this.use()).entityDetail(id); }
+  async stats(): Promise<KnowledgeStats> { return (await this.use()).stats(); }
+  async focal(): Promise<FocalResolution | null> { return (await this.use()).focal(); }
+  async setPinned(id: string, pinned: boolean): Promise<void> { return (await this.use()).setPinned(id, pinned); }
+  async recall(query: string, limit: number): Promise<readonly RecallResultView[]> { return (await this.use()).recall(query, limit); }
 
   onDidChange(listener: () => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => { this.listeners.delete(listener); } };
   }
 
-  private use(): KnowledgeDataSource {
-    if (!this.current) throw new MemoryError('E_STORE_IO', 'The memory store is not open yet. The panel fills in as soon as it is; see "Memory: Show Logs" if it stays empty.');
-    return this.current;
+  private async use(): Promise<KnowledgeDataSource> {
+    if (this.current) return this.current;
+    if (this.opener) {
+      this.opening ??= this.opener().finally(() => { this.opening = undefined; });
+      const source = await this.opening;
+      if (!this.current) this.set(source);
+      return this.current ?? source;
+    }
+    throw new MemoryError('E_STORE_IO', 'The memory store is not open yet. The panel fills in as soon as it is; see "Memory: Show Logs" if it stays empty.');
   }
 
   private fire(): void {
