@@ -33,6 +33,10 @@ describe('USE-lite ONNX conversion matches the TF.js model', function () {
 
   before(async () => {
     const dir = ensureUseLiteModel();
+    // TF.js loads its wasm backend and the graph in parallel; await the backend first, or the
+    // weights can be decoded before it is ready ("Backend 'wasm' has not yet been initialized").
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    await require('@energetic-ai/core').ready();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { initModel } = require('@energetic-ai/embeddings');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
