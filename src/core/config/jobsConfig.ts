@@ -16,6 +16,12 @@ export interface JobsConfig {
   readonly concurrency: number;
 }
 
+/**
+ * How long stop() waits for handlers that ignore the abort signal before returning anyway; their
+ * leases then expire and another worker reclaims the jobs.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
 export const DEFAULT_JOBS_CONFIG: JobsConfig = {
   backoffBaseMs: 5_000,
   backoffMaxMs: 120_000,

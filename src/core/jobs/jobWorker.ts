@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
+import { DEFAULT_SHUTDOWN_GRACE_MS } from '../config/jobsConfig';
 import type { JobsConfig } from '../config/jobsConfig';
 import { userMessage } from '../errors';
 import type { ProgressReporter } from '../hostContext';
@@ -34,6 +35,8 @@ export interface JobWorkerOptions {
   readonly progress?: ProgressReporter;
   /** Lease owner id; defaults to a random one per worker. */
   readonly owner?: string;
+  /** Longest stop() waits for running handlers (default DEFAULT_SHUTDOWN_GRACE_MS). */
+  readonly shutdownGraceMs?: number;
 }
 
 export interface DrainStats {
@@ -55,6 +58,7 @@ export class JobWorker {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly opts: JobWorkerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.type, h);
@@ -71,8 +75,9 @@ export class JobWorker {
       const free = this.opts.config.concurrency - running.size;
       const jobs = !this.stopping && free > 0 ? await this.lease(free) : [];
       for (const job of jobs) {
-        const p: Promise<void> = this.execute(job, stats).finally(() => { running.delete(p); });
+        const p: Promise<void> = this.execute(job, stats).finally(() => { running.delete(p); this.inFlight.delete(p); });
         running.add(p);
+        this.inFlight.add(p);
       }
       if (running.size === 0) return stats;
       await Promise.race(running);
@@ -98,12 +103,21 @@ export class JobWorker {
   /** Wakes an idle polling loop now (e.g. right after remember() enqueued work). */
   poke(): void { this.wake?.(); }
 
-  /** Stops leasing, signals running handlers and waits for them and the loop to finish. */
+  /**
+   * Stops leasing, signals running handlers and waits for them and the loop to finish — at most
+   * the shutdown grace; a handler that ignores the signal keeps its lease until it expires.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.abort.abort();
     this.wake?.();
-    await this.loop;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS); });
+    try {
+      await Promise.race([Promise.all([this.loop, ...this.inFlight]).then(() => undefined), grace]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private lease(limit: number): Promise<JobRecord[]> {

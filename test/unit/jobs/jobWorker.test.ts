@@ -82,6 +82,18 @@ describe('job worker', () => {
     assert.equal(store.read((db) => db.get<{ n: number }>('SELECT SUM(attempts) AS n FROM memory_jobs'))?.n, 1, 'only one job was started');
   });
 
+  it('stop() returns after the grace period when a handler ignores the signal', async () => {
+    let started!: () => void;
+    const startedP = new Promise<void>((r) => { started = r; });
+    await enqueue('embed', 'stuck');
+    const w = new JobWorker({ store, clock, logger: createRecordingLogger(), config: resolveJobsConfig({}), shutdownGraceMs: 30,
+      handlers: [{ type: 'embed', run: () => { started(); return new Promise(() => undefined); } }] });
+    w.start();
+    await startedP;
+    await w.stop();
+    assert.equal(store.read((db) => countJobs(db)).leased, 1, 'the lease stays until it expires');
+  });
+
   it('polls for new work after start() and picks it up when poked', async () => {
     const done: string[] = [];
     const w = worker([{ type: 'embed', run: async (job) => { done.push(job.memoryId ?? ''); return null; } }]);
