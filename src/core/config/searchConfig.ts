@@ -12,6 +12,11 @@ export interface LexicalConfig {
   readonly maxTerms: number;
   /** Candidates fetched from FTS before the hit-count filter, as a multiple of topK. */
   readonly candidateFactor: number;
+  /** Queries of up to this many terms use the majority-hit rule (seed 001); longer ones need longQueryMinHits. */
+  readonly majorityUpTo: number;
+  readonly longQueryMinHits: number;
+  /** Weight of the hit count in the lexical score (1 = rank purely by terms hit, then bm25). */
+  readonly hitWeight: number;
 }
 
 export interface VectorConfig {
@@ -147,7 +152,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   topK: 20,
   limit: 10,
   overFetch: 1,
-  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5 },
+  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 3, longQueryMinHits: 2, hitWeight: 0.5 },
   vector: { enabled: true },
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: true, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
@@ -200,6 +205,8 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
     lexical: {
       enabled: bool(lx.enabled, d.lexical.enabled), probing: bool(lx.probing, d.lexical.probing),
       maxTerms: int(lx.maxTerms, d.lexical.maxTerms, 1, 32), candidateFactor: int(lx.candidateFactor, d.lexical.candidateFactor, 1, 50),
+      majorityUpTo: int(lx.majorityUpTo, d.lexical.majorityUpTo, 2, 32), longQueryMinHits: int(lx.longQueryMinHits, d.lexical.longQueryMinHits, 1, 32),
+      hitWeight: num(lx.hitWeight, d.lexical.hitWeight, 0, 1),
     },
     vector: { enabled: bool(vc.enabled, d.vector.enabled) },
     hints: { enabled: bool(hi.enabled, d.hints.enabled), hintOnlyCap: num(hi.hintOnlyCap, d.hints.hintOnlyCap, 0, 1) },

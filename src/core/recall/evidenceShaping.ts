@@ -4,8 +4,10 @@
  *   base  = alpha · semantic + (1 − alpha) · lexical           (bm25 already normalised per query)
  *   hint  lifts by max, never stacks; a hint-only match (no lexical hit, semantic below the anchor)
  *         is capped at hintOnlyCap
- *   traversal lifts by max; a candidate with traversal evidence and no anchor (no lexical hit, no
- *         hint, semantic below the anchor) is capped at unanchoredCap, below anchored evidence.
+ *   traversal is a recall channel for candidates the other arms did not anchor (no lexical hit, no
+ *         hint, semantic below the anchor): it lifts them by max, capped at unanchoredCap, below
+ *         anchored evidence. Anchored candidates keep their score (measured on the dev set: letting
+ *         traversal lift anchored candidates cost R@5, bench/quality.ts).
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { ChannelScores } from './recallTypes';
@@ -33,11 +35,11 @@ export function shapeScore(ch: ChannelScores, cfg: ShapingConfig): ShapedScore {
     }
   }
   if (cfg.traversal.enabled && ch.traversal > 0) {
-    if (ch.traversal > score) { score = ch.traversal; notes.push('lifted by graph traversal'); }
-    const anchored = ch.lexical > 0 || ch.hint > 0 || ch.semantic >= cfg.traversal.anchorSemantic;
-    if (!anchored && score > cfg.traversal.unanchoredCap) {
-      score = cfg.traversal.unanchoredCap;
-      notes.push(`traversal-only evidence capped at ${cfg.traversal.unanchoredCap}`);
+    if (isAnchored(ch, cfg)) {
+      notes.push('also reached by graph traversal');
+    } else if (ch.traversal > score) {
+      score = Math.min(ch.traversal, cfg.traversal.unanchoredCap);
+      notes.push(ch.traversal > cfg.traversal.unanchoredCap ? `traversal-only evidence capped at ${cfg.traversal.unanchoredCap}` : 'found by graph traversal');
     }
   }
   return { score: Math.min(1, Math.max(0, score)), notes };

@@ -6,6 +6,7 @@
  * source is "session_key". Any exception gives an empty result.
  */
 import type { SqlReader } from '../store/storeTypes';
+import { entitiesForTokens } from './graphBoost';
 import { graphTokens } from './queryTerms';
 
 export type FocalSource = 'project' | 'checkpoint' | 'query' | 'session_key';
@@ -63,12 +64,11 @@ export function resolveFocalEntities(db: SqlReader, opts: FocalOptions): FocalEn
     }
     if (!source && opts.queryTokens && opts.queryTokens.length > 0) {
       const toks = opts.queryTokens.flatMap((q) => graphTokens(q));
-      if (toks.length > 0) {
-        const where = toks.map(() => "canonical_name LIKE ? ESCAPE '\\'").join(' OR ');
-        resolved = db.all<EntityRow>(
-          `SELECT id, name FROM entities WHERE status = 'active' AND (${where}) ORDER BY mentions DESC, id LIMIT 20`,
-          toks.map((t) => `%${likeEscape(t)}%`));
-        if (resolved.length > 0) source = 'query';
+      const ids = entitiesForTokens(db, toks, 20);
+      if (ids.length > 0) {
+        const names = new Map(db.all<EntityRow>(`SELECT id, name FROM entities WHERE id IN (${ids.map(() => '?').join(',')})`, ids).map((e) => [e.id, e.name]));
+        resolved = ids.map((id) => ({ id, name: names.get(id) ?? id }));
+        source = 'query';
       }
     }
     if (!source && opts.sessionKey !== undefined) source = 'session_key';

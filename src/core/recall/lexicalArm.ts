@@ -12,7 +12,7 @@ import { buildMatchExpression, plainOperator } from './ftsQuery';
 import { hasCjk } from './queryTerms';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
-import { countHits, minHits, normaliseBm25, probedLexicalScore } from './termProbe';
+import { countHits, normaliseBm25, probedLexicalScore, requiredHits } from './termProbe';
 
 export interface LexicalHit {
   readonly score: number;
@@ -24,11 +24,16 @@ interface RawRow { id: string; content: string; rank: number }
 
 function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: number): RawRow[] {
   const f = filterClause(filter);
+  // Top rowids from FTS alone first, then the join and filter on that small set: joining before
+  // the sort would fetch every matching row (thousands for common words). Filters that can drop
+  // many rows (project, time window) widen the inner window.
+  const inner = limit * (filter.project !== undefined || filter.since !== undefined || filter.until !== undefined ? 4 : 1) + 20;
   return db.all<RawRow>(
-    `SELECT m.id AS id, m.content AS content, bm25(memories_fts) AS rank
-       FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-      WHERE memories_fts MATCH ? AND ${f.sql}
-      ORDER BY rank LIMIT ?`, [match, ...f.params, limit]);
+    `SELECT m.id AS id, m.content AS content, f.rank AS rank
+       FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) f
+       JOIN memories m ON m.rowid = f.rowid
+      WHERE ${f.sql}
+      ORDER BY f.rank LIMIT ?`, [match, inner, ...f.params, limit]);
 }
 
 function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] {
@@ -61,7 +66,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   const norm = normaliseBm25(fts.map((r) => r.rank));
   const bm25ById = new Map<string, number>();
   fts.forEach((r, i) => bm25ById.set(r.id, norm[i] as number));
-  const need = minHits(terms.length);
+  const need = requiredHits(terms.length, cfg.lexical.majorityUpTo, cfg.lexical.longQueryMinHits);
   const scored: Array<[string, LexicalHit]> = [];
   const seen = new Set<string>();
   for (const r of [...fts, ...cjkRows(db, cjk, filter, limit)]) {
@@ -71,7 +76,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
     if (hits < need) continue;
     // A CJK-only candidate has no bm25; it ranks by hits alone (bm25Norm 1 within its hit count).
     const b = bm25ById.get(r.id) ?? 1;
-    scored.push([r.id, { score: probedLexicalScore(hits, terms.length, b), hits, termCount: terms.length }]);
+    scored.push([r.id, { score: probedLexicalScore(hits, terms.length, b, cfg.lexical.hitWeight), hits, termCount: terms.length }]);
   }
   scored.sort((a, b) => b[1].score - a[1].score);
   for (const [id, hit] of scored.slice(0, limit)) out.set(id, hit);
@@ -94,11 +99,11 @@ export function hintSearch(db: SqlReader, terms: readonly string[], filter: Memo
       WHERE memory_hints_fts MATCH ? AND ${f.sql}
       ORDER BY rank LIMIT ?`, [match, ...f.params, cfg.topK * cfg.lexical.candidateFactor]);
   const norm = normaliseBm25(rows.map((r) => r.rank));
-  const need = minHits(terms.length);
+  const need = requiredHits(terms.length, cfg.lexical.majorityUpTo, cfg.lexical.longQueryMinHits);
   rows.forEach((r, i) => {
     const hits = countHits(terms, r.hint);
     if (hits < need) return;
-    const s = probedLexicalScore(hits, terms.length, norm[i] as number);
+    const s = probedLexicalScore(hits, terms.length, norm[i] as number, cfg.lexical.hitWeight);
     out.set(r.id, Math.max(out.get(r.id) ?? 0, s));
   });
   return out;

@@ -18,7 +18,8 @@ export interface SqlClause {
 }
 
 export function filterClause(f: MemoryFilter, alias = 'm'): SqlClause {
-  const parts = [`${alias}.is_deleted = 0`];
+  // Unary + keeps the planner off the low-selectivity is_deleted index (it would scan every live row).
+  const parts = [`+${alias}.is_deleted = 0`];
   const params: SqlValue[] = [];
   if (f.project !== undefined) { parts.push(`${alias}.project = ?`); params.push(f.project); }
   if (f.since !== undefined) { parts.push(`${alias}.created_at >= ?`); params.push(f.since); }

@@ -10,7 +10,7 @@ import { applyCurrentness } from './currentness';
 import { applyDampening } from './dampening';
 import { shapeScore } from './evidenceShaping';
 import { shapeByFacetCoverage } from './facetCoverage';
-import { resolveFocalEntities } from './focalEntities';
+import { projectTokens, resolveFocalEntities } from './focalEntities';
 import { getGraphBoostIds } from './graphBoost';
 import { loadAttributeStates, loadHubInput } from './graphContext';
 import { hintSearch, lexicalSearch } from './lexicalArm';
@@ -72,7 +72,11 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   const t0 = performance.now();
   const limit = req.limit ?? cfg.limit;
   const filter: MemoryFilter = { ...(req.project !== undefined ? { project: req.project } : {}), ...(req.since !== undefined ? { since: req.since } : {}), ...(req.until !== undefined ? { until: req.until } : {}) };
-  const terms = queryTerms(req.query, cfg.lexical.maxTerms);
+  // With a project filter, the project's own name is no evidence (every candidate belongs to it).
+  const projectWords = new Set(req.project !== undefined ? projectTokens(req.project).flatMap((t) => t.split(/[-_]/)).concat(projectTokens(req.project)) : []);
+  const allTerms = queryTerms(req.query, cfg.lexical.maxTerms + projectWords.size);
+  const contentTerms = allTerms.filter((t) => !projectWords.has(t));
+  const terms = (contentTerms.length > 0 ? contentTerms : allTerms).slice(0, cfg.lexical.maxTerms);
   const notes: string[] = [];
   const timings: RecallTimings = { embedMs: 0, lexicalMs: 0, vectorMs: 0, graphMs: 0, stagesMs: 0, totalMs: 0 };
   const wantVector = cfg.vector.enabled && deps.embedder !== undefined;
@@ -107,10 +111,12 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   const g0 = performance.now();
   const graph = store.read((db) => {
     const focal = cfg.traversal.enabled
-      ? resolveFocalEntities(db, { queryTokens: [req.query], includePinned: cfg.traversal.includePinned, ...(req.project !== undefined ? { project: req.project } : {}), ...(req.checkpointEntityIds ? { checkpointEntityIds: req.checkpointEntityIds } : {}), ...(req.session !== undefined ? { sessionKey: req.session } : {}) })
+      // Recall resolves focal entities from the query (signet-spec §2.6 step 10), not the project:
+      // the project entity is a hub linked to every memory of the project.
+      ? resolveFocalEntities(db, { queryTokens: terms, includePinned: cfg.traversal.includePinned, ...(req.checkpointEntityIds ? { checkpointEntityIds: req.checkpointEntityIds } : {}), ...(req.session !== undefined ? { sessionKey: req.session } : {}) })
       : undefined;
     const trav = focal && focal.entityIds.length > 0 ? traverseKnowledgeGraph(db, focal.entityIds, cfg.traversal) : undefined;
-    const boost = cfg.graphBoost.enabled ? getGraphBoostIds(db, req.query, cfg.graphBoost) : undefined;
+    const boost = cfg.graphBoost.enabled ? getGraphBoostIds(db, req.query, cfg.graphBoost, Date.now, projectWords) : undefined;
     return { focal, trav, boost };
   });
   if (graph.boost?.timedOut) notes.push('graph boost timed out; partial set used');
@@ -118,6 +124,9 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   timings.graphMs = performance.now() - g0;
 
   const s0 = performance.now();
+  // Fusion weight for the arms that actually ran: without a query vector the lexical channel gets
+  // the full weight (keyword-only recall), without the lexical arm the semantic channel does.
+  const shaping = { ...cfg, alpha: !qvec ? 0 : cfg.lexical.enabled ? cfg.alpha : 1 };
   const ids = [...new Set([...lexical.keys(), ...hints.keys(), ...vecTop.keys(), ...(graph.trav?.memoryScores.keys() ?? [])])];
   const rows = store.read((db) => hydrate(db, ids, filter));
   let cands: Candidate[] = [];
@@ -132,7 +141,7 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
       : cos === undefined ? Math.min(1, Math.max(cfg.minScore, travImp))
         : cfg.traversal.cosWeight * Math.max(0, cos) + (1 - cfg.traversal.cosWeight) * Math.min(1, Math.max(cfg.minScore, travImp));
     const channels: ChannelScores = { lexical: lex?.score ?? 0, semantic: sem, hint: hints.get(id) ?? 0, traversal };
-    const shaped = shapeScore(channels, cfg);
+    const shaped = shapeScore(channels, shaping);
     if (shaped.score < cfg.minScore) continue;
     const explain = {
       channels, fused: shaped.score, sources: sourcesOf(channels, lex, vecTop.has(id)),

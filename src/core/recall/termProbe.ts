@@ -10,6 +10,16 @@ export function minHits(termCount: number): number {
   return termCount <= 0 ? 0 : Math.floor(termCount / 2) + 1;
 }
 
+/**
+ * Hits a candidate needs: the majority rule for queries of up to `majorityUpTo` terms (so a
+ * two-term query must hit both); longer, sentence-like questions need `longMin` hits (capped by
+ * the majority), because most of their words never appear in the answer (measured on the dev set).
+ */
+export function requiredHits(termCount: number, majorityUpTo: number, longMin: number): number {
+  const majority = minHits(termCount);
+  return termCount <= majorityUpTo ? majority : Math.min(majority, Math.max(1, longMin));
+}
+
 /** Number of `terms` that occur in `content`. */
 export function countHits(terms: readonly string[], content: string): number {
   const lower = content.normalize('NFKC').toLowerCase();
@@ -36,10 +46,11 @@ export function normaliseBm25(raw: readonly number[]): number[] {
 /**
  * The lexical channel with probing: (hits − 1 + bm25Norm) / termCount. A candidate hitting more
  * terms always outranks one hitting fewer (bm25Norm ≤ 1 only orders within the same hit count);
- * with one term it is plain normalised bm25.
+ * with one term it is plain normalised bm25. `hitWeight` < 1 blends in plain normalised bm25
+ * (hitWeight · probed + (1 − hitWeight) · bm25Norm), letting rare-term (high idf) matches compete.
  */
-export function probedLexicalScore(hits: number, termCount: number, bm25Norm: number): number {
+export function probedLexicalScore(hits: number, termCount: number, bm25Norm: number, hitWeight = 1): number {
   if (termCount <= 0 || hits <= 0) return 0;
   const b = Math.min(1, Math.max(0, bm25Norm));
-  return (hits - 1 + b) / termCount;
+  return hitWeight * ((hits - 1 + b) / termCount) + (1 - hitWeight) * b;
 }

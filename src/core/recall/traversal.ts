@@ -31,7 +31,7 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   for (const r of db.all<{ memory_id: string; importance: number }>(
     `SELECT a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a
        LEFT JOIN entity_aspects asp ON asp.id = a.aspect_id JOIN memories m ON m.id = a.memory_id
-      WHERE COALESCE(a.entity_id, asp.entity_id) IN (${ph(ids.length)}) AND a.kind = 'constraint' AND a.status = 'active' AND m.is_deleted = 0
+      WHERE COALESCE(a.entity_id, asp.entity_id) IN (${ph(ids.length)}) AND a.kind = 'constraint' AND a.status = 'active' AND +m.is_deleted = 0
       ORDER BY a.importance DESC`, ids)) {
     acc.constraintMemoryIds.add(r.memory_id);
     acc.memoryScores.set(r.memory_id, Math.max(acc.memoryScores.get(r.memory_id) ?? 0, r.importance));
@@ -44,7 +44,7 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
     const perAspect = new Map<string, number>();
     for (const r of db.all<{ aspect_id: string; memory_id: string; importance: number }>(
       `SELECT a.aspect_id AS aspect_id, a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a JOIN memories m ON m.id = a.memory_id
-        WHERE a.aspect_id IN (${ph(aspects.length)}) AND a.status = 'active' AND m.is_deleted = 0 ORDER BY a.importance DESC`, aspects.map((a) => a.id))) {
+        WHERE a.aspect_id IN (${ph(aspects.length)}) AND a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC`, aspects.map((a) => a.id))) {
       const n = perAspect.get(r.aspect_id) ?? 0;
       if (n >= cfg.maxAttributesPerAspect) continue;
       perAspect.set(r.aspect_id, n + 1);
@@ -55,7 +55,7 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   if (remaining > 0) {
     for (const r of db.all<{ id: string; importance: number }>(
       `SELECT DISTINCT m.id AS id, m.importance AS importance FROM memory_entity_mentions mem JOIN memories m ON m.id = mem.memory_id
-        WHERE mem.entity_id IN (${ph(ids.length)}) AND m.is_deleted = 0 ORDER BY mem.confidence DESC, m.importance DESC LIMIT ?`, [...ids, remaining])) {
+        WHERE mem.entity_id IN (${ph(ids.length)}) AND +m.is_deleted = 0 ORDER BY mem.confidence DESC, m.importance DESC LIMIT ?`, [...ids, remaining])) {
       put(r.id, r.importance);
     }
   }

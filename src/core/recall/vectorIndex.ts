@@ -25,8 +25,9 @@ export class VectorIndex {
 
   sync(db: SqlReader): void {
     if (!db.hasTable('embeddings')) return;
-    const stat = db.get<{ n: number; mx: number | null }>(
-      "SELECT COUNT(*) AS n, MAX(rowid) AS mx FROM embeddings WHERE model_id = ? AND source_type = 'memory'", [this.modelId]);
+    // Change detection over the whole table: MAX(rowid) is O(1) and COUNT(*) walks the smallest
+    // index, never the vector pages (a filtered count would read every 2 KB blob row).
+    const stat = db.get<{ n: number; mx: number | null }>('SELECT COUNT(*) AS n, MAX(rowid) AS mx FROM embeddings');
     const n = stat?.n ?? 0, mx = stat?.mx ?? 0;
     if (n === this.rowCount && mx === this.lastRowid) return;
     if (n < this.rowCount || mx < this.lastRowid) this.reset();

@@ -1,0 +1,158 @@
+/**
+ * Recall latency bench (issue 6 item 16). Synthetic in-memory stores of 1k, 10k and 100k memories
+ * (Zipf-distributed words, entities with mentions, aspects and attributes so the graph stages do
+ * real work), random unit vectors of the default model's width, and 200 queries (some CJK).
+ * Query embedding uses the real default embedder (USE-lite ONNX in its worker thread) when the model
+ * folder exists; otherwise the bench says so and embeds with a hashing stand-in.
+ * Per query: p50/p95/max of the total and of each part (embed, lexical, vector, graph, stages) for
+ * the full pipeline, lexical-only and vector-only, in the same run. Also the initial vector-index
+ * load from the embeddings table at 10k. Writes bench/results/recall.json.
+ *
+ *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200]
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultModelDir } from '../src/cli/commands/recall';
+import { systemClock } from '../src/core/clock';
+import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
+import { recallDetailed } from '../src/core/recall/recallService';
+import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
+import { VectorIndex } from '../src/core/recall/vectorIndex';
+import { normalise } from '../src/core/recall/vectorMatrix';
+import { openMemoryStore } from '../src/core/store/memoryStore';
+import type { MemoryStore } from '../src/core/store/storeTypes';
+
+const args = process.argv.slice(2);
+const argOf = (name: string, def: string): string => { const i = args.indexOf(`--${name}`); return i >= 0 && args[i + 1] ? args[i + 1] as string : def; };
+const SIZES = argOf('sizes', '1000,10000,100000').split(',').map(Number);
+const QUERIES = Number(argOf('queries', '200'));
+
+let seed = 42;
+const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+const VOCAB = Array.from({ length: 6000 }, (_, i) => {
+  const syll = ['ka', 'ro', 'mi', 'te', 'su', 'na', 'lo', 'pe', 'di', 'va', 'zu', 'xo', 'qui', 'bre', 'sta'];
+  let w = '', n = i + 1;
+  do { w += syll[n % syll.length]; n = Math.floor(n / syll.length); } while (n > 0);
+  return w;
+});
+const CJK = ['配置', '端口', '数据库', '账号', '任务', '发布', '审计', '用户', '主题', '接口'];
+const zipf = (): string => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.pow(rnd(), 2.2) * VOCAB.length))] as string;
+const sentence = (n: number): string => Array.from({ length: n }, zipf).join(' ');
+
+function unitVector(dims: number): Float32Array {
+  const v = new Float32Array(dims);
+  for (let i = 0; i < dims; i++) v[i] = rnd() - 0.5;
+  return normalise(v);
+}
+
+async function buildStore(n: number, dims: number, modelId: string, vectorsInTable: boolean): Promise<{ store: MemoryStore; index: VectorIndex; contents: string[] }> {
+  const store = await openMemoryStore();
+  const contents: string[] = [];
+  const T = '2026-01-01T00:00:00.000Z';
+  const entities = Math.max(10, Math.floor(n / 20));
+  const index = new VectorIndex(modelId, dims);
+  for (let start = 0; start < n; start += 5000) {
+    await store.write('bench-seed', (w) => {
+      if (start === 0) {
+        for (let e = 0; e < entities; e++) {
+          w.run('INSERT INTO entities (id, name, canonical_name, mentions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [`e${e}`, VOCAB[e], VOCAB[e], 0, T, T]);
+          w.run('INSERT INTO entity_aspects (id, entity_id, name, canonical_name, weight, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [`a${e}`, `e${e}`, 'general', 'general', 0.5, T, T]);
+          if (e > 0) w.run('INSERT INTO relations (id, source_entity_id, target_entity_id, relation_type, confidence, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [`r${e}`, `e${e}`, `e${Math.floor(rnd() * e)}`, 'uses', 0.8, T, T]);
+        }
+      }
+      for (let i = start; i < Math.min(n, start + 5000); i++) {
+        const cjk = rnd() < 0.05 ? ` ${CJK[Math.floor(rnd() * CJK.length)]}${CJK[Math.floor(rnd() * CJK.length)]}` : '';
+        const content = sentence(8 + Math.floor(rnd() * 30)) + cjk;
+        contents.push(content);
+        const created = new Date(Date.parse(T) + Math.floor(rnd() * 300) * 86_400_000).toISOString();
+        w.run('INSERT INTO memories (id, content, type, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [`m${i}`, content, rnd() < 0.1 ? 'decision' : 'fact', rnd(), created, created]);
+        const e = Math.floor(Math.pow(rnd(), 1.5) * entities);
+        w.run('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, created_at) VALUES (?, ?, ?)', [`m${i}`, `e${e}`, T]);
+        if (rnd() < 0.3) w.run('INSERT INTO entity_attributes (id, entity_id, aspect_id, memory_id, content, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`at${i}`, `e${e}`, `a${e}`, `m${i}`, content.slice(0, 60), rnd(), T, T]);
+        const v = unitVector(dims);
+        if (vectorsInTable) {
+          w.run('INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            [`v${i}`, `h${i}`, modelId, new Uint8Array(v.buffer), dims, 'memory', `m${i}`, T]);
+        } else {
+          index.vectors.upsert(`m${i}`, v);
+        }
+      }
+    });
+  }
+  await store.write('bench-mentions', (w) => { w.run('UPDATE entities SET mentions = (SELECT COUNT(*) FROM memory_entity_mentions WHERE entity_id = entities.id)'); });
+  return { store, index, contents };
+}
+
+function makeQueries(contents: readonly string[], count: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 10 === 9) { out.push(`${CJK[i % CJK.length]}${CJK[(i * 3) % CJK.length]}好了吗？`); continue; }
+    const words = (contents[Math.floor(rnd() * contents.length)] as string).split(' ').filter((w) => /^[a-z]+$/.test(w));
+    const k = 2 + (i % 4);
+    const start = Math.floor(rnd() * Math.max(1, words.length - k));
+    out.push(i % 3 === 0 ? `what is the ${words.slice(start, start + k).join(' ')}?` : words.slice(start, start + k).join(' '));
+  }
+  return out;
+}
+
+interface Dist { p50: number; p95: number; max: number; mean: number }
+function dist(xs: number[]): Dist {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number): number => s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
+  const r = (x: number): number => Math.round(x * 100) / 100;
+  return { p50: r(at(0.5)), p95: r(at(0.95)), max: r(s[s.length - 1] as number), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
+}
+
+function hashingEmbedder(dims: number): QueryEmbedder {
+  return { id: 'bench-hash', dims, embed: async (texts) => texts.map(() => unitVector(dims)) };
+}
+
+async function main(): Promise<void> {
+  const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
+  const real = modelDir ? new WorkerEmbedder({ modelDir }) : undefined;
+  const embedder: QueryEmbedder = real ?? hashingEmbedder(512);
+  const embedderNote = real ? `real default embedder (${real.id}, ONNX in a worker thread, model dir ${modelDir})` : 'DEFAULT MODEL NOT FOUND: a hashing stand-in embedded the queries, so embed times are not real';
+  const warm = Date.now();
+  await embedder.embed(['warm up the model']);
+  const os = await import('node:os');
+  const report: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageAtStart: os.loadavg(), node: process.version, embedder: embedderNote, modelLoadMs: Date.now() - warm, queries: QUERIES, sizes: {} };
+  console.log(`recall bench: ${embedderNote}; model load+first embed ${report.modelLoadMs} ms`);
+  for (const n of SIZES) {
+    const b0 = Date.now();
+    const inTable = n <= 10_000;
+    const { store, index, contents } = await buildStore(n, embedder.dims, embedder.id, inTable);
+    const buildMs = Date.now() - b0;
+    let loadMs: number | undefined;
+    if (inTable) { const l0 = performance.now(); store.read((db) => index.sync(db)); loadMs = Math.round(performance.now() - l0); }
+    const queries = makeQueries(contents, QUERIES);
+    const sizeReport: Record<string, unknown> = { buildMs, vectorsFrom: inTable ? 'embeddings table (index loaded by sync)' : 'matrix filled directly (random unit vectors; table load measured at 10k)', indexLoadMs: loadMs, vectorIndexRows: index.size };
+    for (const mode of ['full', 'lexical', 'vector'] as const) {
+      const only: RecallOnly | undefined = mode === 'full' ? undefined : mode;
+      const parts: Record<string, number[]> = { total: [], embed: [], lexical: [], vector: [], graph: [], stages: [] };
+      let hits = 0;
+      for (let i = 0; i < queries.length + 5; i++) {
+        const q = queries[i % queries.length] as string;
+        const t0 = performance.now();
+        const out = await recallDetailed(store, { query: q, limit: 10, ...(only ? { only } : {}) }, { clock: systemClock, embedder, vectors: index }, false);
+        const total = performance.now() - t0;
+        if (i < 5) continue; // warm-up
+        if (out.items.length > 0) hits++;
+        parts.total!.push(total); parts.embed!.push(out.timings.embedMs); parts.lexical!.push(out.timings.lexicalMs);
+        parts.vector!.push(out.timings.vectorMs); parts.graph!.push(out.timings.graphMs); parts.stages!.push(out.timings.stagesMs);
+      }
+      const d = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, dist(v)]));
+      sizeReport[mode] = { ...d, queriesWithResults: hits };
+      console.log(`${String(n).padStart(6)} ${mode.padEnd(7)} total p50 ${d.total!.p50} p95 ${d.total!.p95} max ${d.total!.max} ms | embed p95 ${d.embed!.p95} lexical p95 ${d.lexical!.p95} vector p95 ${d.vector!.p95} graph p95 ${d.graph!.p95} stages p95 ${d.stages!.p95}`);
+    }
+    (report.sizes as Record<string, unknown>)[String(n)] = sizeReport;
+    await store.close();
+  }
+  report.loadAverageAtEnd = (await import('node:os')).loadavg();
+  report.goal = { '10000': 'p95 <= 25 ms', '100000': 'p95 <= 80 ms' };
+  mkdirSync(join(__dirname, 'results'), { recursive: true });
+  writeFileSync(join(__dirname, 'results', 'recall.json'), JSON.stringify(report, null, 2) + '\n');
+  console.log('wrote bench/results/recall.json');
+  await real?.dispose();
+}
+
+main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
