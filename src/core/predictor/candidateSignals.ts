@@ -40,9 +40,10 @@ export function gatherSignals(db: SqlReader, options: {
   const pinnedIds = new Set<string>();
   if (graph) {
     for (const r of db.all<{ id: string }>('SELECT id FROM entities WHERE agent_id = ? AND pinned = 1', [options.agentId])) pinnedIds.add(r.id);
+    // unary + keeps the planner on idx_attributes_memory instead of the unselective status index
     for (const r of db.all<{ memory_id: string; entity_id: string | null; weight: number | null }>(
       `SELECT t.memory_id, COALESCE(t.entity_id, a.entity_id) AS entity_id, a.weight FROM entity_attributes t LEFT JOIN entity_aspects a ON a.id = t.aspect_id
-       WHERE t.agent_id = ? AND t.status = 'active' AND t.memory_id IN (${placeholders(ids.length)})`, [options.agentId, ...ids])) {
+       WHERE +t.agent_id = ? AND +t.status = 'active' AND t.memory_id IN (${placeholders(ids.length)})`, [options.agentId, ...ids])) {
       if (r.weight !== null) aspectW.set(r.memory_id, [...(aspectW.get(r.memory_id) ?? []), r.weight]);
       if (r.entity_id) entities.set(r.memory_id, (entities.get(r.memory_id) ?? new Set()).add(r.entity_id));
     }

@@ -58,10 +58,11 @@ export function gatherCandidates(db: SqlReader, options: {
   }
   if (options.focalEntityIds.length && db.hasTable('entity_attributes')) {
     const ph = options.focalEntityIds.map(() => '?').join(', ');
+    // unary + keeps the planner on idx_attributes_entity / idx_attributes_memory instead of the unselective status index
     const linked = db.all<MemRow & { attr_importance: number }>(
       `SELECT m.id, m.content, m.importance, m.created_at, m.pinned, m.project, MAX(t.importance) AS attr_importance
        FROM entity_attributes t JOIN memories m ON m.id = t.memory_id
-       WHERE t.agent_id = ? AND t.status = 'active' AND t.entity_id IN (${ph}) AND m.is_deleted = 0
+       WHERE +t.agent_id = ? AND +t.status = 'active' AND t.entity_id IN (${ph}) AND m.is_deleted = 0
        GROUP BY m.id ORDER BY attr_importance DESC, m.id LIMIT ?`,
       [options.agentId, ...options.focalEntityIds, config.candidatePoolLimit]);
     const pinnedSet = new Set(options.pinnedEntityIds);
@@ -73,7 +74,7 @@ export function gatherCandidates(db: SqlReader, options: {
         continue;
       }
       const pinnedLink = db.get<{ found: number }>(
-        `SELECT 1 AS found FROM entity_attributes WHERE memory_id = ? AND status = 'active' AND entity_id IN (${[...pinnedSet].map(() => '?').join(', ') || "''"}) LIMIT 1`,
+        `SELECT 1 AS found FROM entity_attributes WHERE memory_id = ? AND +status = 'active' AND +entity_id IN (${[...pinnedSet].map(() => '?').join(', ') || "''"}) LIMIT 1`,
         [r.id, ...pinnedSet]) !== undefined;
       byId.set(r.id, { memoryId: r.id, content: r.content, source: pinnedLink ? 'ka_traversal_pinned' : 'ka_traversal', effectiveScore: score, predictorScore: undefined, finalScore: score, projectMatch: options.project !== null && r.project === options.project });
     }
