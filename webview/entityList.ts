@@ -122,6 +122,12 @@ export class EntityList {
     this.rendered.set(index, { el, data, selected });
   }
 
+  /** Moves the active row (after a reorder, to follow the same entity); focuses it when the list had focus. */
+  follow(index: number): void {
+    if (index === this.active) return;
+    this.setActive(index, this.element.contains(document.activeElement));
+  }
+
   private setActive(index: number, focus: boolean): void {
     const total = this.model.total;
     if (total === 0) return;

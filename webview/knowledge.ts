@@ -195,6 +195,7 @@ function onMessage(m: HostMessage): void {
   switch (m.type) {
     case 'page': {
       if (m.query !== state.query || m.entityType !== state.entityType) return; // an older search
+      const activeId = model.get(list.activeIndex)?.id;
       model.applyPage(m.offset, m.total, m.entities, m.reset);
       model.types = m.types;
       renderTypes(m.types);
@@ -203,6 +204,9 @@ function onMessage(m: HostMessage): void {
         loaded = true;
         list.restore(state.scrollTop, state.activeIndex);
       } else {
+        // A pin or another change reordered the list: keep the active row on the same entity.
+        const moved = activeId === undefined ? -1 : model.indexOf(activeId);
+        if (moved >= 0) list.follow(moved);
         list.schedule();
       }
       return;
