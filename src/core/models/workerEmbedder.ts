@@ -62,13 +62,16 @@ export class WorkerEmbedder implements Embedder {
     throwIfAborted(options.signal);
     if (texts.length === 0) return [];
     await this.start();
-    const out: Float32Array[] = [];
-    for (const batch of batches(texts, this.options.batchSize ?? DEFAULT_EMBED_BATCH_SIZE)) {
+    // Batch texts of similar length together (less padding: attention cost grows with the longest
+    // text of a batch), then put the vectors back in input order.
+    const order = texts.map((t, i) => ({ i, n: t.length })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.i);
+    const out: Float32Array[] = new Array(texts.length);
+    for (const batch of batches(order, this.options.batchSize ?? DEFAULT_EMBED_BATCH_SIZE)) {
       throwIfAborted(options.signal);
       const id = this.nextId++;
-      const response = await this.request(id, { type: 'embed', id, texts: batch });
+      const response = await this.request(id, { type: 'embed', id, texts: batch.map((i) => texts[i] as string) });
       if (response.type !== 'result') throw new MemoryError('E_INTERNAL', 'Unexpected reply from the embedding worker.');
-      out.push(...splitRows(response.data, response.rows, this.dims));
+      splitRows(response.data, response.rows, this.dims).forEach((v, k) => { out[batch[k] as number] = v; });
     }
     throwIfAborted(options.signal);
     return out;

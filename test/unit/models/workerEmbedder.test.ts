@@ -35,6 +35,15 @@ describe('WorkerEmbedder (USE-lite in a worker thread)', function () {
     assert.ok((embedder.loadMs ?? 0) > 0);
   });
 
+  it('keeps input order when it batches texts by length', async () => {
+    const texts = ['a much longer text about the database migration and the deploy port', 'short', 'medium length text here', 'x'];
+    const together = await embedder.embed(texts);
+    for (let i = 0; i < texts.length; i++) {
+      const [alone] = await embedder.embed([texts[i] as string]);
+      assert.ok(cosine(together[i] as Float32Array, alone as Float32Array) > 0.99999, `text ${i}`);
+    }
+  });
+
   it('returns an empty list for no texts and rejects non-strings with E_INVALID_INPUT', async () => {
     assert.deepEqual(await embedder.embed([]), []);
     await assert.rejects(embedder.embed([42 as unknown as string]), isCode('E_INVALID_INPUT'));
