@@ -1,8 +1,8 @@
 /**
  * Embedding and reranking configuration (issue 4). Sources: seed 000 (rerank topN 20, timeout
  * 2,000 ms, embedding reranker 0.7 × original + 0.3 × cosine) and seed 001 (cross-encoder:
- * rerankTopN 6, rerankTimeoutMs 1,500, off by default). VS Code settings mirror these names under
- * `agentMemory.models.*`.
+ * rerankTopN 6, rerankTimeoutMs 1,500, off by default). The VS Code settings (added with the
+ * extension's model commands) are meant to mirror these names under `agentMemory.models.*`.
  */
 
 /** Id of the bundled default model (folder `<models>/use-lite`, built by scripts/buildModel.mjs). */
