@@ -3,7 +3,8 @@
  *  - heuristic extraction latency per note (p50/p95);
  *  - remember() latency (redaction + dedup + insert + job enqueue) with N memories already stored;
  *  - extraction job throughput (extract → graph apply) draining N queued jobs;
- *  - findDuplicatesAndConflicts over the 200-memory window (512-d vectors) incl. k-means.
+ *  - findDuplicatesAndConflicts over the 200-memory window (512-d vectors) incl. k-means;
+ *  - worst-case redaction time per rule on 200k-character adversarial inputs (backtracking check).
  * Writes bench/results/writePath.json.
  *
  *   node --require tsx/cjs bench/writePath.ts [--n 2000]
@@ -22,6 +23,8 @@ import { storeEmbedding } from '../src/core/jobs/embedHandler';
 import { createExtractHandler } from '../src/core/jobs/extractHandler';
 import { JobWorker } from '../src/core/jobs/jobWorker';
 import { silentLogger } from '../src/core/logger';
+import { DEFAULT_REDACTION_CONFIG } from '../src/core/config/redactionConfig';
+import { redactSecrets } from '../src/core/memory/redaction';
 import { defaultRememberDeps, remember } from '../src/core/memory/remember';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 
@@ -82,6 +85,15 @@ async function main(): Promise<void> {
   const scan = await findDuplicatesAndConflicts({ store, modelId: 'bench', dims: 512, llm: undefined, graph: DEFAULT_GRAPH_CONFIG, contradiction: DEFAULT_CONTRADICTION_CONFIG, logger: silentLogger, rng: seededRng(1) });
   const scanMs = performance.now() - s0;
 
+  const adversarial = ['a.'.repeat(100_000), 'a'.repeat(200_000), 'a/'.repeat(100_000), 'sk-'.repeat(60_000), 'x://a:'.repeat(30_000),
+    'password '.repeat(20_000), '-----BEGIN RSA PRIVATE KEY-----'.repeat(5_000), 'a_'.repeat(100_000), 'Bearer '.repeat(30_000)];
+  const redactionWorstMs: Record<string, number> = {};
+  for (const rule of DEFAULT_REDACTION_CONFIG.rules) {
+    let worst = 0;
+    for (const v of adversarial) { const t0 = performance.now(); redactSecrets(v, { enabled: true, rules: [rule] }); worst = Math.max(worst, performance.now() - t0); }
+    redactionWorstMs[rule.name] = r3(worst);
+  }
+
   const result = {
     when: new Date().toISOString(),
     node: process.version,
@@ -89,6 +101,7 @@ async function main(): Promise<void> {
     heuristicExtractMs: { p50: r3(pct(ex, 50)), p95: r3(pct(ex, 95)) },
     rememberMs: { p50: r3(pct(rem, 50)), p95: r3(pct(rem, 95)), note: 'in-memory store, extract job enqueued, no embed' },
     extractDrain: { jobs: stats.completed, ms: Math.round(drainMs), perJobMs: r3(drainMs / Math.max(1, stats.completed)), ...graph },
+    redactionWorstMs,
     duplicatesAndConflicts: { scanned: scan.scanned, clusters: scan.clusters.length, merges: scan.merges.length, conflicts: scan.conflicts.length, ms: Math.round(scanMs) },
   };
   console.log(JSON.stringify(result, null, 2));

@@ -23,10 +23,14 @@ export const REDACTED = '[REDACTED]';
 /**
  * Built-in rules. Order matters: multi-line private keys first, then credentials inside URLs,
  * then header tokens, then well-known key shapes, then generic `password = value` assignments.
+ * Every pattern is anchored on a literal (a keyword, `://`, a key prefix) and bounded, so a rule
+ * costs linear time on long inputs (a 10 MB fetched document is redacted before chunking).
  */
 export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
-  { name: 'private-key', pattern: '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\\s\\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----', flags: 'g', replacement: REDACTED },
-  { name: 'connection-string', pattern: '\\b([a-z][a-z0-9+.-]*://[^\\s:/@]+:)[^\\s@/]+(@)', flags: 'gi', replacement: `$1${REDACTED}$2` },
+  // A PEM block: the body (base64 and Proc-Type/DEK-Info headers) runs to the next '-----', so the
+  // END line is found without backtracking; a block cut off before END still loses its body.
+  { name: 'private-key', pattern: '-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[A-Za-z0-9+/=\\s:,.]|-(?!----)){0,65536}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----)?', flags: 'g', replacement: REDACTED },
+  { name: 'connection-string', pattern: '\\b([a-z][a-z0-9+.-]{0,30}://[^\\s:/@]+:)[^\\s@/]+(@)', flags: 'gi', replacement: `$1${REDACTED}$2` },
   { name: 'bearer-token', pattern: '\\b(bearer\\s+)[A-Za-z0-9._~+/=-]{8,}', flags: 'gi', replacement: `$1${REDACTED}` },
   { name: 'openai-key', pattern: '\\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}', flags: 'g', replacement: REDACTED },
   { name: 'aws-access-key', pattern: '\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b', flags: 'g', replacement: REDACTED },
@@ -35,7 +39,7 @@ export const DEFAULT_REDACTION_RULES: readonly RedactionRule[] = [
   { name: 'google-api-key', pattern: '\\bAIza[0-9A-Za-z_-]{35}', flags: 'g', replacement: REDACTED },
   {
     name: 'secret-assignment',
-    pattern: '\\b((?:[A-Za-z0-9]+[_.-])*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|token)["\']?\\s*[:=]\\s*)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;]+)',
+    pattern: '((?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|token)["\']?\\s*[:=]\\s*)("[^"\\n]*"|\'[^\'\\n]*\'|[^\\s,;]+)',
     flags: 'gi',
     replacement: `$1${REDACTED}`,
   },

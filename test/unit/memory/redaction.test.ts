@@ -25,6 +25,11 @@ describe('secret redaction', () => {
     assert.equal(r.text, `here:\n${REDACTED}\nafter`);
   });
 
+  it('redacts the body of a private key block cut off before its END line', () => {
+    const r = redact('key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\nAAAABG5vbmU=\n');
+    assert.equal(r.text, `key:\n${REDACTED}`);
+  });
+
   it('redacts passwords and secrets in assignments, quoted or not', () => {
     const r = redact('password=hunter2 and DB_PASSWORD: "s3cr3t value" and api_key = \'abc123\'');
     assert.ok(!/hunter2|s3cr3t|abc123/.test(r.text), r.text);
