@@ -19,29 +19,40 @@ function safeCodePoint(cp: number, fallback: string): string {
   try { return String.fromCodePoint(cp); } catch { return fallback; }
 }
 
-/** Removes every `<tag …>…</tag>` block of the given names; an unclosed block runs to the end. */
+/** The next `<tag` at or after `from` that really opens that tag (not `<tagx`), or -1. */
+function findOpen(lower: string, tag: string, from: number): number {
+  for (let at = lower.indexOf(`<${tag}`, from); at >= 0; at = lower.indexOf(`<${tag}`, at + 1)) {
+    const after = lower[at + tag.length + 1];
+    if (after === undefined || after === '>' || after === '/' || /\s/.test(after)) return at;
+  }
+  return -1;
+}
+
+/**
+ * Removes every `<tag …>…</tag>` block of the given names in one linear pass (each tag's next
+ * opening is cached until passed); an unclosed block runs to the end.
+ */
 export function removeBlocks(html: string, tags: readonly string[]): string {
   const lower = html.toLowerCase();
+  const next = new Map(tags.map((t) => [t, findOpen(lower, t, 0)]));
   let out = '';
   let i = 0;
-  while (i < html.length) {
-    let next = -1;
+  for (;;) {
+    let at = -1;
     let tag = '';
     for (const t of tags) {
-      const at = lower.indexOf(`<${t}`, i);
-      if (at >= 0 && (next < 0 || at < next)) {
-        const after = lower[at + t.length + 1];
-        if (after === undefined || after === '>' || /\s|\//.test(after)) { next = at; tag = t; }
-      }
+      let p = next.get(t) as number;
+      if (p >= 0 && p < i) { p = findOpen(lower, t, i); next.set(t, p); }
+      if (p >= 0 && (at < 0 || p < at)) { at = p; tag = t; }
     }
-    if (next < 0) { out += html.slice(i); break; }
-    out += html.slice(i, next);
-    const close = lower.indexOf(`</${tag}`, next);
-    if (close < 0) break;
+    if (at < 0) return out + html.slice(i);
+    out += html.slice(i, at);
+    const close = lower.indexOf(`</${tag}`, at);
+    if (close < 0) return out;
     const end = lower.indexOf('>', close);
-    i = end < 0 ? html.length : end + 1;
+    if (end < 0) return out;
+    i = end + 1;
   }
-  return out;
 }
 
 export function extractTitle(html: string): string | undefined {

@@ -20,6 +20,10 @@ describe('HTML to text', () => {
     assert.equal(htmlToText('<p>a</p><styled>b</styled>').text, 'a\nb');
   });
 
+  it('still drops a real <style> block that follows a <styled> element', () => {
+    assert.equal(htmlToText('<script>a()</script><styled>keep</styled><p>text</p><style>p{}</style><p>end</p>').text, 'keep text\nend');
+  });
+
   it('drops an unclosed script to the end', () => {
     assert.equal(htmlToText('<p>keep</p><script>never closed').text, 'keep');
   });
