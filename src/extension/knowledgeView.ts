@@ -10,6 +10,8 @@ import { KnowledgeController } from './knowledge/knowledgeController';
 import type { KnowledgeActions } from './knowledge/knowledgeController';
 import type { KnowledgeDataSource } from './knowledge/knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './knowledge/switchableSource';
+import { connectKnowledge } from './knowledge/connectKnowledge';
+import type { KnowledgeConnection } from './knowledge/connectKnowledge';
 import { PANEL_CONFIG } from '../../webview/panelConfig';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
@@ -20,7 +22,7 @@ export const SHOW_ENTITY_COMMAND = 'agentMemory.showEntityInKnowledgePanel';
 /** Command the graph tree registers to reveal an entity; when absent the tree view is focused. */
 const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
 
-/** The panels of this window. The lead wires the store in with `setDataSource` (see report). */
+/** The panels of this window; activate() connects them to the store with `connect` (or `setDataSource`). */
 export class KnowledgePanels implements vscode.Disposable {
   readonly source = new SwitchableKnowledgeSource();
   private readonly controllers = new Set<KnowledgeController>();
@@ -39,6 +41,16 @@ export class KnowledgePanels implements vscode.Disposable {
     this.source.set(source);
     this.scheduleRefresh();
     return new vscode.Disposable(() => this.source.clear(source));
+  }
+
+  /**
+   * Connects to the memory runtime: opened lazily on the panel's first request, replaced when a
+   * runtime is rebuilt. In activate(): `context.subscriptions.push(panels.connect({ runtime: () =>
+   * services.runtime(), onDidOpenRuntime: services.onDidOpenRuntime, clock: services.host.clock }))`.
+   */
+  connect(connection: KnowledgeConnection): vscode.Disposable {
+    const d = connectKnowledge(this.source, connection);
+    return new vscode.Disposable(() => d.dispose());
   }
 
   resolveView(view: vscode.WebviewView): void {

@@ -26,7 +26,7 @@ export class SwitchableKnowledgeSource implements KnowledgeDataSource {
    * How to get a source on first use when none is set yet (e.g. open the store lazily:
    * `async () => new StoreKnowledgeSource({ store: (await services.runtime()).store, ... })`).
    */
-  setOpener(open: () => Promise<KnowledgeDataSource>): void {
+  setOpener(open: (() => Promise<KnowledgeDataSource>) | undefined): void {
     this.opener = open;
   }
 
