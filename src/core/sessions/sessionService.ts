@@ -149,7 +149,8 @@ export class SessionService {
       const nowIso = new Date(nowMs).toISOString();
       if (s.status === 'active') { markEnding(db, key, reason, nowIso); return true; }
       const stale = new Date(nowMs - STALE_ENDING_MS).toISOString();
-      return db.run('UPDATE sessions SET updated_at = ? WHERE session_key = ? AND status = ? AND updated_at < ?', [nowIso, key, 'ending', stale]).changes > 0 || reason === 'resumed';
+      // another window may be ending it right now: take over only once it has gone quiet
+      return db.run('UPDATE sessions SET updated_at = ? WHERE session_key = ? AND status = ? AND updated_at < ?', [nowIso, key, 'ending', stale]).changes > 0;
     });
     if (!claimed) return undefined;
     return finishSessionEnd(key, {

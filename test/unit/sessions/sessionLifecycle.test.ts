@@ -10,6 +10,7 @@ import { feedbackLoopMigration, FEEDBACK_LOOP_MIGRATION_VERSION } from '../../..
 import { SESSION_MIGRATION } from '../../../src/core/store/schema/sessionSchema';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
 import { makeService } from './sessionFixture';
+import { STALE_ENDING_MS } from '../../../src/core/sessions/sessionService';
 
 const MIN = 60_000;
 
@@ -126,6 +127,8 @@ describe('session lifecycle', () => {
     await service.start({ sessionKey: 's1' });
     await store.write('crash', (db) => db.run("UPDATE sessions SET status = 'ending', end_step = 'continuity', end_reason = 'shutdown' WHERE session_key = 's1'"));
     const { service: next } = makeService(store, clock);
+    assert.deepEqual(await next.sweep(), [], 'a fresh ending may belong to a live window: left alone');
+    clock.advance(STALE_ENDING_MS + 1);
     const [r] = await next.sweep();
     assert.equal(r?.resumedFrom, 'continuity');
     assert.equal(r?.continuity, undefined, 'continuity was already done');
@@ -158,6 +161,24 @@ describe('session lifecycle', () => {
     assert.equal(r?.capture?.memoryIds.length, 1);
     assert.equal(r?.hintsEnqueued, 1);
     assert.equal(store.read((db) => db.get<{ summary: string }>("SELECT summary FROM sessions WHERE session_key = 's1'"))?.summary, 'a summary');
+    await store.close();
+  });
+
+  it('lets the learned ranker order candidates once trained on enough sessions', async () => {
+    const { store, clock } = await openTestStore();
+    await store.write('t', (db) => { addMemory(db, clock.now(), { importance: 0.9 }); addMemory(db, clock.now(), { importance: 0.8 }); });
+    const { service } = makeService(store, clock, { feedbackOver: { predictorMinSessions: 2 } });
+    const live: boolean[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await service.start({ sessionKey: `p${i}` });
+      live.push(s.predictorLive);
+      await service.end(`p${i}`);
+    }
+    assert.deepEqual(live, [false, false, true]);
+    const scored = store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM session_memories WHERE session_key = 'p2' AND predictor_score IS NOT NULL"))?.n;
+    assert.equal(scored, 2);
+    const { service: off } = makeService(store, clock, { feedbackOver: { predictorMinSessions: 2, predictorEnabled: false } });
+    assert.equal((await off.start({ sessionKey: 'p3' })).predictorLive, false);
     await store.close();
   });
 
