@@ -70,6 +70,26 @@ function phraseEntity(phrase: string, mentions: Mention[]): { name: string; type
   return { name: words.join(' '), type: 'concept' };
 }
 
+const DETERMINERS = /^(?:the|a|an|our|my|your|their|its|this|that|these|those)\s+/i;
+const PRONOUNS = new Set(['we', 'i', 'you', 'they', 'he', 'she', 'it', 'everyone', 'nobody', 'someone', 'which', 'that', 'who', 'also', 'now', 'still', 'then', 'so']);
+
+/**
+ * A lowercase subject such as "our backend" when no entity stands before the verb: the last 1–3
+ * plain words before it, determiners dropped, pronouns refused. Returned as a concept mention.
+ */
+function phraseSubject(s: string, from: number, end: number): Mention | undefined {
+  const span = s.slice(from, end).trimEnd();
+  const m = /((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)$/.exec(span);
+  if (!m) return undefined;
+  const words = (m[1] as string).replace(DETERMINERS, '').split(/\s+/).filter(Boolean);
+  while (words.length && PRONOUNS.has((words[0] as string).toLowerCase())) words.shift();
+  if (!words.length || words.some((w) => PRONOUNS.has(w.toLowerCase()) || /^(?:is|are|was|were|will|to|and|or|but|we|our|my|the)$/i.test(w))) return undefined;
+  const name = words.join(' ');
+  if (name.length < 3) return undefined;
+  const start = from + span.length - name.length;
+  return { name, type: 'concept', start, end: from + span.length };
+}
+
 function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
   const mentions = findMentions(s, vocab);
   for (const m of mentions) declare(d, m.name, m.type);
@@ -93,10 +113,12 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
   if (mig && toIdx > 0) {
     const fromIdx = s.toLowerCase().indexOf(' from ', mig.index);
     const between = before(after(mentions, mig.index), fromIdx > 0 && fromIdx < toIdx ? fromIdx : toIdx);
-    const subject = between[0];
+    const subjectEnd = fromIdx > 0 && fromIdx < toIdx ? fromIdx : toIdx;
+    const subject = between[0] ?? phraseSubject(s, mig.index + mig[0].length, subjectEnd);
     const old = fromIdx > 0 && fromIdx < toIdx ? after(before(mentions, toIdx), fromIdx)[0] : undefined;
     const object = after(mentions, toIdx)[0];
     if (object) {
+      if (subject) declare(d, subject.name, subject.type);
       if (old) relate(d, object.name, old.name, 'replaces', s);
       if (subject) {
         relate(d, subject.name, object.name, 'uses', s);
@@ -118,8 +140,9 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
   }
   const dep = DEPEND_RE.exec(s);
   if (dep) {
-    const subject = before(mentions, dep.index).at(-1);
     const objects = after(mentions, dep.index + dep[0].length);
+    const subject = before(mentions, dep.index).at(-1) ?? (objects.length ? phraseSubject(s, 0, dep.index) : undefined);
+    if (subject) declare(d, subject.name, subject.type);
     const verb = dep[1]?.toLowerCase() ?? '';
     const kind: EdgeKind = /depend|rel/.test(verb) ? 'depends_on' : /requir/.test(verb) ? 'requires' : 'uses';
     if (subject) {

@@ -40,6 +40,19 @@ describe('heuristic extractor', () => {
     assert.equal(after.type, 'decision');
   });
 
+  it('takes a lowercase noun phrase as the subject when no entity names it', () => {
+    const a = x('Our backend uses PostgreSQL.').facts?.[0];
+    const b = x('We migrated our backend to MongoDB.').facts?.[0];
+    assert.deepEqual([a?.entity, a?.claim_key], ['backend', 'database']);
+    assert.deepEqual([b?.entity, b?.claim_key], ['backend', 'database']);
+    assert.equal(x('We migrated the billing service from MySQL to PostgreSQL.').facts?.[0]?.entity, 'billing service');
+  });
+
+  it('does not invent a subject from a pronoun or from a sentence with nothing to relate', () => {
+    assert.equal(x('It uses Redis.').relations, undefined);
+    assert.deepEqual(x('The tests use a fake clock.'), {});
+  });
+
   it('records "depends on" as a depends_on relation', () => {
     assert.equal(x('The Indexer depends on Redis.').relations?.[0]?.type, 'depends_on');
   });
