@@ -37,6 +37,15 @@ describe('hints worker', () => {
     await store.close();
   });
 
+  it('loses the hints with their memory (cascade) and keeps FTS in step', async () => {
+    const { store, clock, m } = await withJob();
+    await worker(store, clock, { label: 'fake', complete: async () => 'Which bundler builds the extension?' }).runOnce();
+    await store.write('forget', (db) => { db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [m]); db.run('DELETE FROM memories WHERE id = ?', [m]); });
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_hints'))?.n, 0);
+    assert.equal(store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memory_hints_fts WHERE memory_hints_fts MATCH 'bundler'"))?.n, 0);
+    await store.close();
+  });
+
   it('completes the job with zero hints on empty output', async () => {
     const { store, clock } = await withJob();
     await worker(store, clock, { label: 'fake', complete: async () => '' }).runOnce();
