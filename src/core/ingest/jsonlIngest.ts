@@ -33,7 +33,7 @@ export function parseJsonlLine(line: string, lineNo: number): RememberInput {
   return {
     content: o.content,
     ...(s('type') ? { type: s('type') } : {}),
-    ...(s('sourceId') !== undefined ? { sourceId: s('sourceId'), sourceType: 'ingest' } : {}),
+    ...(s('sourceId') !== undefined ? { sourceId: s('sourceId') } : {}),
     ...(s('createdAt') !== undefined ? { createdAt: s('createdAt') } : {}),
     ...(s('sessionId') !== undefined ? { sessionKey: s('sessionId') } : {}),
     ...(s('who') !== undefined ? { who: s('who') } : {}),

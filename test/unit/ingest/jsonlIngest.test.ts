@@ -8,7 +8,7 @@ import { openMemoryStore } from '../../../src/core/store/memoryStore';
 describe('JSONL ingest', () => {
   it('maps every documented field', () => {
     assert.deepEqual(parseJsonlLine('{"content":"x","type":"decision","sourceId":"s","createdAt":"2025-01-01T00:00:00Z","sessionId":"k","who":"me","project":"p","tags":["a"]}', 1),
-      { content: 'x', type: 'decision', sourceId: 's', sourceType: 'ingest', createdAt: '2025-01-01T00:00:00Z', sessionKey: 'k', who: 'me', project: 'p', tags: ['a'] });
+      { content: 'x', type: 'decision', sourceId: 's', createdAt: '2025-01-01T00:00:00Z', sessionKey: 'k', who: 'me', project: 'p', tags: ['a'] });
   });
 
   it('names the line of bad JSON, a missing content, an unknown field or a wrong type', () => {
