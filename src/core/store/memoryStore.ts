@@ -25,9 +25,16 @@ export interface MemoryStoreOptions {
 
 export const IN_MEMORY_DIR = ':memory:';
 
-/** Opens the database pragmas every store connection uses. */
+/**
+ * Pragmas every store connection uses. The engine keeps the database in an in-memory file system,
+ * so SQLite's own rollback journal stays in memory and it never syncs: durability comes from the
+ * store's journal, not from SQLite's.
+ */
 export function configureConnection(db: SqlDatabase): void {
   db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA journal_mode = MEMORY');
+  db.exec('PRAGMA synchronous = OFF');
+  db.exec('PRAGMA temp_store = MEMORY');
 }
 
 /** Applies pending migrations in one transaction on a bare database. */

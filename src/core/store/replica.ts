@@ -58,50 +58,74 @@ export class Replica {
   /** Applies journal records other processes appended (no lock needed). Returns labels applied. */
   catchUp(underLock: boolean): string[] {
     const labels: string[] = [];
-    let inTx = false;
-    try {
-      for (;;) {
-        if (this.pendingRotate !== undefined) {
-          const moved = this.followRotate(underLock);
-          if (moved === 'wait') break;
-          if (moved === 'reload') {
-            if (inTx) { this.db.exec('COMMIT'); inTx = false; }
-            this.reloadFromSnapshot();
-            labels.push('reload');
-            continue;
-          }
+    for (;;) {
+      if (this.pendingRotate !== undefined) {
+        const moved = this.followRotate(underLock);
+        if (moved === 'wait') break;
+        if (moved === 'reload') {
+          this.reloadFromSnapshot();
+          labels.push('reload');
+          continue;
         }
-        const tail = this.tail;
-        const read = tail.readNew();
-        let stopAt: number | undefined = read.stop === 'end' ? undefined : read.stopOffset;
-        for (const rec of read.records) {
-          if (rec.seq !== this.appliedSeq + 1) { stopAt = tail.offset; break; }
-          if (!inTx) { this.db.exec('BEGIN'); inTx = true; }
-          this.apply(rec, labels);
-          if (this.pendingRotate !== undefined) break;
-        }
-        if (this.pendingRotate !== undefined) continue;
-        if (stopAt !== undefined && stopAt < read.size && underLock) this.repairTail(stopAt);
-        break;
       }
-      if (inTx) this.db.exec('COMMIT');
-    } catch (e) {
-      if (inTx) this.db.exec('COMMIT');
-      throw e;
+      const read = this.tail.readNew();
+      let stopAt: number | undefined = read.stop === 'end' ? undefined : read.stopOffset;
+      const usable: DecodedRecord[] = [];
+      for (const rec of read.records) {
+        if (rec.seq !== this.appliedSeq + 1 + usable.length) { stopAt = usable.length ? (usable[usable.length - 1] as DecodedRecord).end : this.tail.offset; break; }
+        usable.push(rec);
+        if (rec.payload.k === 'rotate') break;
+      }
+      if (usable.length) this.applyChunk(usable, labels);
+      if (this.pendingRotate !== undefined) continue;
+      if (stopAt !== undefined && stopAt < read.size && underLock) this.repairTail(stopAt);
+      break;
     }
     return labels;
   }
 
-  private apply(rec: DecodedRecord, labels: string[]): void {
+  /**
+   * Applies consecutive records in one transaction. Fast path without per-record savepoints
+   * (replay of a committed transaction on the state it was written against cannot fail); if a
+   * record fails anyway, the chunk is rolled back and re-applied record by record, skipping the
+   * failing one with an error in the log.
+   */
+  private applyChunk(records: readonly DecodedRecord[], labels: string[]): void {
+    const mark = { seq: this.appliedSeq, offset: this.tail.offset, labels: labels.length };
+    this.db.exec('BEGIN');
+    try {
+      for (const rec of records) this.apply(rec, labels, false);
+      this.db.exec('COMMIT');
+      return;
+    } catch {
+      this.db.exec('ROLLBACK');
+      this.appliedSeq = mark.seq;
+      this.tail.offset = mark.offset;
+      this.pendingRotate = undefined;
+      labels.length = mark.labels;
+    }
+    this.db.exec('BEGIN');
+    try {
+      for (const rec of records) this.apply(rec, labels, true);
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  private apply(rec: DecodedRecord, labels: string[], isolated: boolean): void {
     if (rec.payload.k === 'tx') {
-      this.db.exec('SAVEPOINT am_replay');
-      try {
+      if (!isolated) {
         replayStatements(this.db, rec.payload.s);
-        this.db.exec('RELEASE am_replay');
-      } catch (e) {
-        this.db.exec('ROLLBACK TO am_replay');
-        this.db.exec('RELEASE am_replay');
-        this.p.logger.error(`Journal record ${rec.seq} (${rec.payload.l}) could not be replayed and was skipped: ${e instanceof Error ? e.message : String(e)}`);
+      } else {
+        this.db.exec('SAVEPOINT am_replay');
+        try {
+          replayStatements(this.db, rec.payload.s);
+          this.db.exec('RELEASE am_replay');
+        } catch (e) {
+          this.db.exec('ROLLBACK TO am_replay');
+          this.db.exec('RELEASE am_replay');
+          this.p.logger.error(`Journal record ${rec.seq} (${rec.payload.l}) could not be replayed and was skipped: ${e instanceof Error ? e.message : String(e)}`);
+        }
       }
       labels.push(rec.payload.l);
     } else {

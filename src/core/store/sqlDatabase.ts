@@ -97,6 +97,20 @@ export class SqlDatabase {
     return { changes, lastInsertRowid: typeof rowid === 'number' ? rowid : 0 };
   }
 
+  /** Runs one statement without reporting a result (journal replay: no extra rowid query). */
+  execute(sql: string, params?: SqlParams): void {
+    const stmt = this.statement(sql);
+    try {
+      const bound = bindParams(params);
+      if (bound !== undefined) stmt.bind(bound as never);
+      stmt.step();
+    } catch (e) {
+      throw sqlError(e, sql);
+    } finally {
+      this.release(sql, stmt);
+    }
+  }
+
   /** Executes statements without parameters (transaction control, pragmas). */
   exec(sql: string): void {
     try { this.db.exec(sql); } catch (e) { throw sqlError(e, sql); }

@@ -77,5 +77,5 @@ export function runRecorded<T>(db: SqlDatabase, fn: (w: SqlWriter) => T): Transa
 
 /** Re-executes recorded statements (journal replay). Throws if the state has diverged. */
 export function replayStatements(db: SqlDatabase, statements: readonly RecordedStatement[]): void {
-  for (const s of statements) db.run(s.sql, s.params);
+  for (const s of statements) db.execute(s.sql, s.params);
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync, existsSync, utimesSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, existsSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isMemoryError } from '../../../src/core/errors';
@@ -11,6 +11,7 @@ import { MIGRATIONS } from '../../../src/core/store/migrations';
 import { openStore } from '../../../src/core/store/openStore';
 import type { OpenStoreOptions } from '../../../src/core/store/openStore';
 import type { DurableMemoryStore } from '../../../src/core/store/durableStore';
+import { encodeRecord } from '../../../src/core/store/journalCodec';
 import { FaultyFs } from '../helpers/faultyFs';
 import { makeTempDir } from '../helpers/tempDir';
 
@@ -114,6 +115,24 @@ describe('store recovery and failure modes', () => {
     assert.equal(s.recovery?.lostRecords, 0);
     assert.match(s.recovery?.message ?? '', /interrupted write/);
     assert.equal(s.read((db) => countMemories(db)), 5);
+  });
+
+  it('skips a journal record that cannot be replayed and keeps the records around it', async () => {
+    const s0 = await openIn();
+    await remember(s0, 'before');
+    const seq = s0.stats().appliedSeq;
+    await s0.close();
+    const insert = 'INSERT INTO memories (id, content, created_at, updated_at) VALUES (?, ?, ?, ?)';
+    appendFileSync(join(temp.dir, JOURNAL), Buffer.concat([
+      encodeRecord(seq + 1, { k: 'tx', l: 'good', s: [{ sql: insert, params: ['g1', 'good one', AT, AT] }] }),
+      encodeRecord(seq + 2, { k: 'tx', l: 'bad', s: [{ sql: insert, params: ['b1', null, AT, AT] }] }),
+      encodeRecord(seq + 3, { k: 'tx', l: 'good', s: [{ sql: insert, params: ['g2', 'good two', AT, AT] }] }),
+    ]));
+    const logger = createRecordingLogger();
+    const s = await openIn({ logger });
+    assert.deepEqual(s.read((db) => db.all<{ id: string }>("SELECT id FROM memories WHERE id IN ('g1', 'b1', 'g2') ORDER BY id").map((r) => r.id)), ['g1', 'g2']);
+    assert.equal(s.stats().appliedSeq, seq + 3);
+    assert.ok(logger.lines.some((l) => l.level === 'error' && /record \d+ \(bad\) could not be replayed/.test(l.message)));
   });
 
   it('refuses a store written by a newer schema and leaves it untouched', async () => {
