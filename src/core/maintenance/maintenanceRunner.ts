@@ -20,7 +20,7 @@ function parseSummary(text: string | null): Record<string, SummaryValue> {
 }
 
 /** Runs one task to completion (or cancellation), resuming an interrupted run of it. */
-export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext, runId: string, newId: () => string, progress: ProgressReporter = noProgress): Promise<TaskReport> {
+export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext, runId: string, newId: () => string, progress: ProgressReporter = noProgress, afterStep?: () => Promise<void>): Promise<TaskReport> {
   const { store, clock } = ctx;
   const iso = (): string => new Date(clock.now()).toISOString();
   const prior = store.read((db) => db.hasTable('maintenance_runs')
@@ -60,6 +60,7 @@ export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext
       await persist(cursor === null ? 'completed' : 'running');
       progress.report({ message: `${task.title}: ${processed}${total !== null ? `/${total}` : ''}` });
       if (cursor === null) break;
+      await afterStep?.();
     }
     return { task: task.id, title: task.title, status: 'completed', resumed: prior !== undefined, processed, total, summary };
   } catch (e) {
@@ -72,7 +73,7 @@ export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext
 }
 
 /** Runs the named tasks (all when `taskIds` is empty) in registry order; one report for the run. */
-export async function runMaintenance(registry: readonly MaintenanceTask[], taskIds: readonly string[], ctx: MaintenanceTaskContext, options: { runId: string; newId: () => string; progress?: ProgressReporter }): Promise<MaintenanceReport> {
+export async function runMaintenance(registry: readonly MaintenanceTask[], taskIds: readonly string[], ctx: MaintenanceTaskContext, options: { runId: string; newId: () => string; progress?: ProgressReporter; afterStep?: () => Promise<void> }): Promise<MaintenanceReport> {
   const startedAt = new Date(ctx.clock.now()).toISOString();
   const wanted = new Set(taskIds);
   const unknownTasks = taskIds.filter((t) => !registry.some((r) => r.id === t));
@@ -80,7 +81,8 @@ export async function runMaintenance(registry: readonly MaintenanceTask[], taskI
   const tasks: TaskReport[] = [];
   for (const t of selected) {
     if (ctx.signal?.aborted) break;
-    tasks.push(await runTask(t, ctx, options.runId, options.newId, options.progress));
+    tasks.push(await runTask(t, ctx, options.runId, options.newId, options.progress, options.afterStep));
+    await options.afterStep?.();
   }
   return { runId: options.runId, startedAt, finishedAt: new Date(ctx.clock.now()).toISOString(), tasks, unknownTasks };
 }

@@ -39,6 +39,8 @@ export class MaintenanceService {
       const newId = this.deps.newId ?? randomUUID;
       return await runMaintenance(this.deps.registry, taskIds, { store, clock, logger: this.deps.logger, signal: this.abort.signal }, {
         runId: `${options.scheduled ? 'scheduled' : 'manual'}:${newId()}`, newId, ...(options.progress ? { progress: options.progress } : {}),
+        // a long run keeps its lease alive between steps, so no other window takes over meanwhile
+        afterStep: async () => { await store.write('maintenance-lease', (db) => acquireLease(db, this.owner, clock.now(), config.leaseMs)); },
       });
     } finally {
       this.abort = undefined;

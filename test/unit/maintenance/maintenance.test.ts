@@ -131,3 +131,27 @@ describe('maintenance', () => {
     await store.close();
   });
 });
+
+describe('maintenance lease renewal', () => {
+  it('keeps the lease alive across a long multi-step run', async () => {
+    const { store, clock } = await openTestStore();
+    const slow: MaintenanceTask = {
+      id: 'slow', title: 'Slow',
+      async step(_ctx, cursor) {
+        clock.advance(20 * 60_000);
+        const n = Number(cursor ?? 0) + 1;
+        return { cursor: n >= 3 ? null : String(n), processed: 1, summary: {} };
+      },
+    };
+    const other = service(store, clock, [slow], 'w2');
+    let otherRan: boolean | undefined;
+    const wrapped: MaintenanceTask = { ...slow, async step(ctx, cursor) {
+      const r = await slow.step(ctx, cursor);
+      if (cursor === '1') otherRan = await other.run().then(() => true, () => false);
+      return r;
+    } };
+    await service(store, clock, [wrapped], 'w1').run();
+    assert.equal(otherRan, false, 'after 40 minutes (lease 30) the renewed lease still keeps the other window out');
+    await store.close();
+  });
+});
