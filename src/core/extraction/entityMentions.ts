@@ -63,7 +63,7 @@ function capitalisedRule(vocab: MentionVocabulary): Rule {
 
 function rules(vocab: MentionVocabulary): Rule[] {
   return [
-    { re: /\bhttps?:\/\/[^\s<>"'`)\]]+/g, type: 'url', keep: (m) => m.replace(/[.,;:!?]+$/, '') },
+    { re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s<>"'`)\]]+/gi, type: 'url', keep: (m) => m.replace(/[.,;:!?]+$/, '') },
     { re: new RegExp(`(?<![\\w@])(?:\\.{1,2}/|~/|/)?(?:[\\w.-]+/)+[\\w.-]+\\.(?:${FILE_EXT})\\b`, 'g'), type: 'file' },
     { re: /(?<![\w/])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*/g, type: 'package' },
     { re: /\b(?:npm (?:install|i|add)|pnpm add|yarn add|pip install|cargo add)\s+((?:-{1,2}[\w-]+\s+)*)([a-z0-9][\w.-]*)/g, type: 'package' },

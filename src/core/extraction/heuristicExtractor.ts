@@ -1,4 +1,5 @@
 import type { EdgeKind, EntityType, ExtractionConfig, FactType } from '../config/extractionConfig';
+import { REDACTED } from '../config/redactionConfig';
 import { canonicalName } from '../graph/keys';
 import { nameKey } from './contract';
 import type { ExtractedEntity, ExtractedFact, ExtractedRelation, ExtractionPayload } from './contract';
@@ -158,7 +159,9 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
 /** Heuristic extraction of a whole text. Deterministic; never throws; respects the payload caps. */
 export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY): ExtractionPayload {
   const d: Draft = { entities: new Map(), relations: new Map(), facts: [] };
-  for (const s of splitSentences(text.slice(0, cfg.maxInputChars))) sentenceFacts(d, s.slice(0, cfg.maxContentChars), vocab);
+  // The redaction placeholder is not a name.
+  const input = text.slice(0, cfg.maxInputChars).split(REDACTED).join('');
+  for (const s of splitSentences(input)) sentenceFacts(d, s.slice(0, cfg.maxContentChars), vocab);
   // Keep the entities that facts and relations need first, then the rest up to the cap.
   const needed = new Set<string>([...d.relations.values()].flatMap((r) => [nameKey(r.from), nameKey(r.to)]).concat(d.facts.map((f) => nameKey(f.entity))));
   const ordered = [...d.entities.entries()].sort(([a], [b]) => Number(needed.has(b)) - Number(needed.has(a)));

@@ -88,6 +88,11 @@ describe('heuristic extractor', () => {
     assert.deepEqual(x(text), p);
   });
 
+  it('treats any scheme:// link as one URL and never turns the redaction placeholder into a name', () => {
+    const p = x('Deploy with password=[REDACTED] to postgres://app:[REDACTED]@db.example.com/main');
+    assert.deepEqual(p.entities?.map((e) => `${e.name}:${e.type}`), ['postgres://app:@db.example.com/main:url']);
+  });
+
   it('never declares a self relation', () => {
     const p = x('The API uses the API.');
     assert.equal(p.relations, undefined);
