@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../errors';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
@@ -40,6 +41,21 @@ export function findEntity(db: SqlReader, agentId: string, idOrName: string): En
     ?? db.get<EntityPinRow>('SELECT id, name, pinned, pinned_at FROM entities WHERE agent_id = ? AND canonical_name = ? ORDER BY mentions DESC, id LIMIT 1', [agentId, canonicalEntityName(key)]);
 }
 
+/** Who pins (graph_ops.actor) and the id source of the audit row. */
+export interface PinAudit {
+  readonly actor: string;
+  readonly newId: () => string;
+}
+
+const DEFAULT_AUDIT: PinAudit = { actor: 'user', newId: randomUUID };
+
+/** Every pin and unpin is a graph mutation, so it lands in the graph_ops audit log (when present). */
+function auditPin(db: SqlWriter, op: 'pin' | 'unpin', entityId: string, agentId: string, nowIso: string, audit: PinAudit): void {
+  if (!db.hasTable('graph_ops')) return;
+  db.run('INSERT INTO graph_ops (id, op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
+    [audit.newId(), op, 'entity', entityId, audit.actor, JSON.stringify({ agentId }), nowIso]);
+}
+
 function entityOrThrow(db: SqlReader, agentId: string, idOrName: string): EntityPinRow {
   requireEntities(db);
   const e = findEntity(db, agentId, idOrName);
@@ -48,18 +64,20 @@ function entityOrThrow(db: SqlReader, agentId: string, idOrName: string): Entity
 }
 
 /** Pins an entity; pinning a pinned entity changes nothing (its pinned_at is kept). */
-export function pinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string): PinResult {
+export function pinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string, audit: PinAudit = DEFAULT_AUDIT): PinResult {
   const e = entityOrThrow(db, agentId, idOrName);
   if (e.pinned && e.pinned_at) return { entityId: e.id, name: e.name, pinned: true, pinnedAt: e.pinned_at, changed: false };
   db.run('UPDATE entities SET pinned = 1, pinned_at = ?, updated_at = ? WHERE id = ? AND agent_id = ?', [nowIso, nowIso, e.id, agentId]);
+  auditPin(db, 'pin', e.id, agentId, nowIso, audit);
   return { entityId: e.id, name: e.name, pinned: true, pinnedAt: nowIso, changed: true };
 }
 
 /** Unpins an entity; unpinning an unpinned entity changes nothing. */
-export function unpinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string): PinResult {
+export function unpinEntity(db: SqlWriter, agentId: string, idOrName: string, nowIso: string, audit: PinAudit = DEFAULT_AUDIT): PinResult {
   const e = entityOrThrow(db, agentId, idOrName);
   if (!e.pinned) return { entityId: e.id, name: e.name, pinned: false, pinnedAt: null, changed: false };
   db.run('UPDATE entities SET pinned = 0, pinned_at = NULL, updated_at = ? WHERE id = ? AND agent_id = ?', [nowIso, e.id, agentId]);
+  auditPin(db, 'unpin', e.id, agentId, nowIso, audit);
   return { entityId: e.id, name: e.name, pinned: false, pinnedAt: null, changed: true };
 }
 
@@ -67,7 +85,7 @@ export function unpinEntity(db: SqlWriter, agentId: string, idOrName: string, no
 export function getPinnedEntities(db: SqlReader, agentId: string): PinnedEntity[] {
   if (!db.hasTable('entities')) return [];
   return db.all<{ id: string; name: string; pinned_at: string }>(
-    'SELECT id, name, pinned_at FROM entities WHERE agent_id = ? AND pinned = 1 ORDER BY pinned_at DESC, updated_at DESC, id',
+    "SELECT id, name, pinned_at FROM entities WHERE agent_id = ? AND pinned = 1 AND status = 'active' ORDER BY pinned_at DESC, updated_at DESC, id",
     [agentId],
   ).map((r) => ({ id: r.id, name: r.name, pinnedAt: r.pinned_at }));
 }

@@ -31,6 +31,7 @@ describe('entity pinning', () => {
     assert.equal(second.pinnedAt, first.pinnedAt);
     assert.equal(store.read((db) => getPinnedEntities(db, 'default')).length, 1);
     await store.write('unpin', (db) => unpinEntity(db, 'default', 'Billing', isoFromMs(clock.now())));
+    assert.deepEqual(store.read((db) => db.all<{ op: string }>("SELECT op FROM graph_ops WHERE op IN ('pin', 'unpin') ORDER BY created_at, op").map((r) => r.op)), ['pin', 'unpin'], 'one audit row per real change');
     const again = await store.write('unpin', (db) => unpinEntity(db, 'default', 'Billing', isoFromMs(clock.now())));
     assert.equal(again.changed, false);
     await store.close();
