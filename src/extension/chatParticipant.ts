@@ -1,11 +1,23 @@
+/**
+ * The @memory chat participant: answers from recalled memories, slash commands (declared in
+ * package.json chatParticipants.commands), followups, session capture, cancellation.
+ */
 import * as vscode from 'vscode';
+import { userMessage } from '../core/errors';
+import { answerQuestion, answerRecall, answerWhy } from './chat/chatAnswer';
+import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chat/chatCommands';
+import { ChatOutput } from './chat/chatOutput';
+import { SessionCapture, sessionKeyFromHistory } from './chat/sessionCapture';
+import type { MemoryChatMetadata } from './chat/sessionCapture';
+import { storeIsEmpty } from './memoryActions';
+import type { MemoryDocuments } from './memoryDocuments';
 import type { Services } from './services';
 
 export const PARTICIPANT_ID = 'agent-memory.memory';
 
 /**
  * Internal (not contributed, so not in the palette) command returning the last request the
- * participant handled: how the integration tests observe that a chat message reached it.
+ * participant handled and what it answered: how the integration tests observe chat.
  */
 export const LAST_CHAT_REQUEST_COMMAND = 'agentMemory._lastChatRequest';
 
@@ -14,19 +26,82 @@ export interface ChatRequestRecord {
   readonly prompt: string;
   readonly command: string | undefined;
   readonly sequence: number;
+  /** True once the handler returned. */
+  done: boolean;
+  /** The markdown streamed so far. */
+  answer: string;
+  /** URIs passed to stream.reference (memories are agent-memory:/memory/<id>.md). */
+  references: string[];
+  metadata?: MemoryChatMetadata;
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, services: Services): void {
+const RECALLING = new Set(['ask', 'recall', 'why']);
+
+function followups(meta: MemoryChatMetadata): vscode.ChatFollowup[] {
+  if (meta.empty) return [{ prompt: 'we use … (a fact about this project)', command: 'remember', label: 'Remember a first fact' }, { prompt: '', command: 'status', label: 'Show memory status' }];
+  const q = meta.query ?? '';
+  switch (meta.command) {
+    case 'ask': return q ? [{ prompt: q, command: 'why', label: 'Why were these memories recalled?' }, { prompt: q, command: 'recall', label: 'List the memories only' }] : [];
+    case 'recall': return q ? [{ prompt: q, command: 'why', label: 'Explain the ranking' }, { prompt: q, label: 'Answer from these memories' }] : [];
+    case 'remember': return q ? [{ prompt: q, command: 'recall', label: 'Recall it' }] : [];
+    default: return [];
+  }
+}
+
+async function dispatch(services: Services, capture: SessionCapture, docs: MemoryDocuments, request: vscode.ChatRequest, chatContext: vscode.ChatContext, out: ChatOutput, token: vscode.CancellationToken): Promise<MemoryChatMetadata> {
+  const command = request.command ?? 'ask';
+  const prompt = request.prompt.trim();
+  const rt = await services.runtime();
+  if (token.isCancellationRequested) return { command };
+  if (command === 'status') { statusFromChat(services, rt, out); return { command }; }
+  if (RECALLING.has(command) && storeIsEmpty(rt)) { firstRunAnswer(out); return { command, empty: true }; }
+  if (RECALLING.has(command) && !prompt) {
+    out.markdown(`Ask me something, for example \`@memory ${command === 'ask' ? '' : `/${command} `}which database do we use?\``);
+    return { command };
+  }
+  const sessionKey = await capture.chatSession(rt, sessionKeyFromHistory(chatContext.history, PARTICIPANT_ID), prompt);
+  await capture.turn(rt, sessionKey, 'user', command === 'ask' ? prompt : `/${command} ${prompt}`);
+  const deps = { rt, docs, out, token, sessionKey };
+  switch (command) {
+    case 'ask': await answerQuestion(deps, prompt, request.model); break;
+    case 'recall': await answerRecall(deps, prompt); break;
+    case 'why': await answerWhy(deps, prompt); break;
+    case 'remember': await rememberFromChat(rt, out, prompt, sessionKey); break;
+    case 'forget': await forgetFromChat(rt, out, prompt); break;
+    case 'pin': await pinFromChat(rt, out, prompt, true); break;
+    case 'unpin': await pinFromChat(rt, out, prompt, false); break;
+    default: out.markdown(`Unknown command /${command}. Try /recall, /why, /remember, /forget, /pin, /unpin or /status.`);
+  }
+  if (!token.isCancellationRequested) await capture.turn(rt, sessionKey, 'assistant', out.text());
+  return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
+}
+
+export function registerChatParticipant(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
   let last: ChatRequestRecord | undefined;
-  const handler: vscode.ChatRequestHandler = async (request, _chatContext, stream, token) => {
-    last = { prompt: request.prompt, command: request.command, sequence: (last?.sequence ?? 0) + 1 };
+  const capture = new SessionCapture(services);
+  const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
+    const record: ChatRequestRecord = { prompt: request.prompt, command: request.command, sequence: (last?.sequence ?? 0) + 1, done: false, answer: '', references: [] };
+    last = record;
     services.logger.info(`@memory request (${request.command ?? 'ask'}): ${request.prompt.slice(0, 80)}`);
-    if (token.isCancellationRequested) return {};
-    stream.markdown('Nothing is remembered yet, so there is nothing to recall. ');
-    stream.markdown('As you and your agents work, Agent Memory will answer here from what it has learned.');
-    return { metadata: { command: request.command ?? 'ask' } };
+    const out = new ChatOutput(stream);
+    let metadata: MemoryChatMetadata = { command: request.command ?? 'ask' };
+    try {
+      metadata = await dispatch(services, capture, docs, request, chatContext, out, token);
+    } catch (e) {
+      services.logger.warn(`@memory ${metadata.command}: ${userMessage(e)}`);
+      out.markdown(`Agent Memory could not do that: ${userMessage(e)}`);
+    } finally {
+      record.answer = out.text();
+      record.references = [...out.references];
+      record.metadata = metadata;
+      record.done = true;
+    }
+    return { metadata };
   };
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
   participant.iconPath = vscode.Uri.joinPath(services.extensionUri, 'media', 'memory.svg');
+  participant.followupProvider = {
+    provideFollowups: (result) => followups((result.metadata as MemoryChatMetadata | undefined) ?? { command: 'ask' }),
+  };
   context.subscriptions.push(participant, vscode.commands.registerCommand(LAST_CHAT_REQUEST_COMMAND, () => last));
 }

@@ -1,6 +1,41 @@
+/**
+ * Registers every "Memory" command. Each area's commands live in commands/<area>.ts; this file
+ * adds the small ones: open panel, show logs, show status, language model setup.
+ */
 import * as vscode from 'vscode';
 import type { Services } from './services';
+import { promptLlmConsentIfNeeded } from './services';
 import { KNOWLEDGE_VIEW_ID } from './knowledgeView';
+import { LLM_API_KEY_SECRET } from './llmProvider';
+import { formatStatusMarkdown } from './statusText';
+import { inform, registerSafe } from './commands/commandUtil';
+import { registerIoCommands } from './commands/ioCommands';
+import { registerMaintenanceCommand } from './commands/maintenanceCommand';
+import { registerMemoryCommands } from './commands/memoryCommands';
+import { registerModelCommands } from './commands/modelCommands';
+
+/** Memory: Show Status — opens the status as a Markdown preview and returns it (for callers/tests). */
+async function showStatus(services: Services): Promise<string> {
+  const rt = await services.runtime();
+  const text = formatStatusMarkdown(rt.status(), services.llmChoice().description, services.captureEnabled());
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return text;
+}
+
+async function enableLanguageModel(): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    inform('Language model features stay off in an untrusted workspace.');
+    return;
+  }
+  const pick = await vscode.window.showQuickPick([
+    { label: 'VS Code language model', description: 'e.g. Copilot; uses that model\'s quota', id: 'vscode' },
+    { label: 'OpenAI-compatible endpoint', description: 'Ollama, LM Studio or a hosted API', id: 'openai-compatible' },
+    { label: 'Off', description: 'heuristic extraction, no hints', id: 'none' },
+  ], { title: 'Language model for extraction, hints and reranking' });
+  if (!pick) return;
+  await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', pick.id, vscode.ConfigurationTarget.Global);
+}
 
 export function registerCommands(context: vscode.ExtensionContext, services: Services): void {
   context.subscriptions.push(
@@ -9,4 +44,19 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
       await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
     }),
   );
+  registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services));
+  registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel());
+  registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
+    const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });
+    if (key === undefined) return;
+    if (key.trim()) await services.context.secrets.store(LLM_API_KEY_SECRET, key.trim());
+    else await services.context.secrets.delete(LLM_API_KEY_SECRET);
+    await services.reapply();
+    inform(key.trim() ? 'API key stored.' : 'API key removed.');
+  });
+  registerSafe(context, services, 'agentMemory.reviewLanguageModelConsent', 'Language Model Consent', () => promptLlmConsentIfNeeded(services));
+  registerMemoryCommands(context, services);
+  registerMaintenanceCommand(context, services);
+  registerIoCommands(context, services);
+  registerModelCommands(context, services);
 }

@@ -1,25 +1,68 @@
 import * as vscode from 'vscode';
-import { createServices } from './services';
+import { userMessage } from '../core/errors';
+import { createServices, promptLlmConsentIfNeeded } from './services';
+import type { Services } from './services';
 import { registerCommands } from './commands';
 import { registerGraphTree } from './graphTree';
+import type { GraphTreeProvider } from './graphTree';
 import { registerKnowledgeView } from './knowledgeView';
+import { StoreKnowledgeSource } from './knowledge/storeKnowledgeSource';
 import { registerChatParticipant } from './chatParticipant';
+import { registerMemoryDocuments } from './memoryDocuments';
+import { registerTools } from './lmTools';
+import type { createTools } from './lmTools';
+import { registerStatusBar } from './statusBar';
+
+/** What activate() returns: for other extensions and the integration tests. */
+export interface AgentMemoryApi {
+  readonly services: Services;
+  readonly graphTree: GraphTreeProvider;
+  readonly tools: ReturnType<typeof createTools>;
+}
+
+let active: Services | undefined;
 
 /**
  * The composition root: the only place that builds services and wires them to VS Code.
- * Every disposable goes into context.subscriptions.
+ * Nothing here touches the store: it opens on first use. Every disposable goes into
+ * context.subscriptions.
  */
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<AgentMemoryApi> {
+  const started = Date.now();
   const services = createServices(context);
+  active = services;
   context.subscriptions.push(services);
   services.logger.info(`Agent Memory ${context.extension.packageJSON.version as string} activating (Node ${process.version}, VS Code ${vscode.version})`);
+  const docs = registerMemoryDocuments(context, services);
   registerCommands(context, services);
-  registerGraphTree(context, services);
-  registerKnowledgeView(context, services);
-  registerChatParticipant(context, services);
-  services.logger.info('Agent Memory activated');
+  const graphTree = registerGraphTree(context, services);
+  const panels = registerKnowledgeView(context, services);
+  registerChatParticipant(context, services, docs);
+  const tools = registerTools(context, services);
+  registerStatusBar(context, services);
+
+  // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
+  let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;
+  context.subscriptions.push(services.onDidOpenRuntime((rt) => {
+    const feedback = rt.loop.config.feedback;
+    const deps = rt.recallDeps();
+    const source = new StoreKnowledgeSource({
+      store: rt.store, clock: deps.clock, minAspectWeight: feedback.minAspectWeight, maxAspectWeight: feedback.maxAspectWeight,
+      telemetry: () => rt.loop.sessions.feedbackTelemetry(), recallDeps: deps,
+    });
+    const previous = panelSource;
+    panelSource = { source, sub: panels.setDataSource(source) };
+    previous?.sub.dispose();
+    previous?.source.dispose();
+  }), { dispose: () => { panelSource?.sub.dispose(); panelSource?.source.dispose(); } });
+
+  // A provider configured before this version (or in settings.json) still needs the user's OK once.
+  setTimeout(() => { void promptLlmConsentIfNeeded(services).catch((e: unknown) => services.logger.warn(`language model consent: ${userMessage(e)}`)); }, 0);
+  services.logger.info(`Agent Memory activated in ${Date.now() - started} ms (store opens on first use)`);
+  return { services, graphTree, tools };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+export async function deactivate(): Promise<void> {
+  await active?.shutdown();
+  active = undefined;
 }

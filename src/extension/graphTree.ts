@@ -1,45 +1,148 @@
+/**
+ * The Knowledge Graph tree view: Pinned, then entities by type → aspects → attributes, with
+ * relations under each entity. Inline pin/unpin (menus on contextValue), a context menu (open in
+ * the Knowledge panel, recall about, forget, copy), refresh on every store change (also another
+ * window's), and the welcome view (contributes.viewsWelcome) while the graph is empty.
+ */
 import * as vscode from 'vscode';
+import { userMessage } from '../core/errors';
+import { aspectChildren, entityChildren, entityNode, relationChildren, rootNodes } from './graphTreeData';
+import type { GraphNode } from './graphTreeData';
 import type { Services } from './services';
 
+export type { GraphNode } from './graphTreeData';
+
 export const GRAPH_VIEW_ID = 'agentMemory.graph';
+/** Reveals an entity in the tree (the Knowledge panel's "show in tree"). */
+export const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
+/** Store changes closer together than this refresh the tree once. */
+export const TREE_REFRESH_DEBOUNCE_MS = 150;
 
-/** A node of the knowledge-graph tree. */
-export interface GraphNode {
-  readonly id: string;
-  readonly label: string;
-  readonly description?: string;
-  readonly children?: readonly GraphNode[];
-}
+const COLLAPSED = vscode.TreeItemCollapsibleState.Collapsed;
+const NONE = vscode.TreeItemCollapsibleState.None;
 
-/**
- * Tree of the knowledge graph. Until entities exist it returns no children, which makes
- * VS Code show the view's welcome content (contributes.viewsWelcome).
- */
 export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<GraphNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sub: vscode.Disposable;
+  private lastRoots: GraphNode[] = [];
 
-  constructor(private readonly load: () => readonly GraphNode[]) {}
+  constructor(private readonly services: Services) {
+    this.sub = services.onDidChangeData(() => this.scheduleRefresh());
+  }
 
   refresh(): void { this.changed.fire(undefined); }
 
   getTreeItem(node: GraphNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(node.label, node.children?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    switch (node.kind) {
+      case 'section': {
+        const item = new vscode.TreeItem(node.label, node.entities.length ? (node.id === 'pinned' ? vscode.TreeItemCollapsibleState.Expanded : COLLAPSED) : NONE);
+        item.iconPath = new vscode.ThemeIcon(node.id === 'pinned' ? 'pinned' : 'symbol-namespace');
+        item.contextValue = 'section';
+        return this.finish(item, node);
+      }
+      case 'entity': {
+        const item = new vscode.TreeItem(node.label, COLLAPSED);
+        item.iconPath = new vscode.ThemeIcon(node.pinned ? 'pinned' : 'symbol-class');
+        item.contextValue = node.pinned ? 'entity.pinned' : 'entity';
+        item.tooltip = `${node.label} (${node.description})${node.pinned ? ' · pinned' : ''}`;
+        return this.finish(item, node);
+      }
+      case 'aspect': {
+        const item = new vscode.TreeItem(node.label, COLLAPSED);
+        item.iconPath = new vscode.ThemeIcon('symbol-field');
+        item.contextValue = 'aspect';
+        return this.finish(item, node);
+      }
+      case 'attribute': {
+        const item = new vscode.TreeItem(node.label, NONE);
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon('note');
+        item.contextValue = node.memoryId ? 'attribute.withMemory' : 'attribute';
+        return this.finish(item, node);
+      }
+      case 'relations': {
+        const item = new vscode.TreeItem(node.label, COLLAPSED);
+        item.iconPath = new vscode.ThemeIcon('references');
+        item.contextValue = 'relations';
+        return this.finish(item, node);
+      }
+      case 'relation': {
+        const item = new vscode.TreeItem(node.label, NONE);
+        item.iconPath = new vscode.ThemeIcon('arrow-swap');
+        item.contextValue = 'relation';
+        return this.finish(item, node);
+      }
+    }
+  }
+
+  async getChildren(node?: GraphNode): Promise<GraphNode[]> {
+    try {
+      const rt = await this.services.runtime();
+      return rt.store.read((db) => {
+        if (!node) return (this.lastRoots = rootNodes(db));
+        switch (node.kind) {
+          case 'section': return node.entities.map((e) => entityNode(e, node.id));
+          case 'entity': return entityChildren(db, node.entityId, node.id);
+          case 'aspect': return aspectChildren(db, node.aspectId, node.entityId, node.id);
+          case 'relations': return relationChildren(db, node.entityId, node.id);
+          default: return [];
+        }
+      });
+    } catch (e) {
+      this.services.logger.warn(`graph tree: ${userMessage(e)}`);
+      return [];
+    }
+  }
+
+  getParent(node: GraphNode): GraphNode | undefined {
+    if (node.kind !== 'entity') return undefined;
+    const sectionId = node.id.slice(0, node.id.lastIndexOf('/e:'));
+    return this.lastRoots.find((r) => r.id === sectionId);
+  }
+
+  /** The entity's node in its type section (for reveal). */
+  async findEntity(entityId: string): Promise<GraphNode | undefined> {
+    const roots = await this.getChildren();
+    for (const r of roots) {
+      if (r.kind !== 'section' || r.id === 'pinned') continue;
+      const e = r.entities.find((x) => x.id === entityId);
+      if (e) return entityNode(e, r.id);
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+
+  private finish(item: vscode.TreeItem, node: GraphNode): vscode.TreeItem {
     item.id = node.id;
     item.description = node.description;
     return item;
   }
 
-  getChildren(node?: GraphNode): GraphNode[] {
-    return [...(node ? node.children ?? [] : this.load())];
+  private scheduleRefresh(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), TREE_REFRESH_DEBOUNCE_MS);
   }
-
-  dispose(): void { this.changed.dispose(); }
 }
 
-export function registerGraphTree(context: vscode.ExtensionContext, _services: Services): GraphTreeProvider {
-  const provider = new GraphTreeProvider(() => []);
+export function registerGraphTree(context: vscode.ExtensionContext, services: Services): GraphTreeProvider {
+  const provider = new GraphTreeProvider(services);
   const view = vscode.window.createTreeView(GRAPH_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  context.subscriptions.push(provider, view, vscode.commands.registerCommand('agentMemory.refreshGraph', () => provider.refresh()));
+  context.subscriptions.push(
+    provider, view,
+    vscode.commands.registerCommand('agentMemory.refreshGraph', () => provider.refresh()),
+    vscode.commands.registerCommand(REVEAL_IN_TREE_COMMAND, async (entityId: unknown) => {
+      if (typeof entityId !== 'string') return;
+      const node = await provider.findEntity(entityId);
+      if (node) await view.reveal(node, { select: true, focus: true, expand: true });
+      else await vscode.commands.executeCommand(`${GRAPH_VIEW_ID}.focus`);
+    }),
+  );
   return provider;
 }

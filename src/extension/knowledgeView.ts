@@ -25,7 +25,8 @@ const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
 /** The panels of this window; activate() connects them to the store with `connect` (or `setDataSource`). */
 export class KnowledgePanels implements vscode.Disposable {
   readonly source = new SwitchableKnowledgeSource();
-  private readonly controllers = new Set<KnowledgeController>();
+  /** Open panels and whether each is visible (hidden ones refresh when shown again). */
+  private readonly controllers = new Map<KnowledgeController, () => boolean>();
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
@@ -54,7 +55,7 @@ export class KnowledgePanels implements vscode.Disposable {
   }
 
   resolveView(view: vscode.WebviewView): void {
-    const controller = this.attach(view.webview, view.onDidDispose, (c) => {
+    const controller = this.attach(view.webview, view.onDidDispose, () => view.visible, (c) => {
       if (this.viewController === c) this.viewController = undefined;
     });
     this.viewController = controller;
@@ -74,8 +75,9 @@ export class KnowledgePanels implements vscode.Disposable {
   /** Takes over a panel restored by VS Code after a reload. */
   adoptPanel(panel: vscode.WebviewPanel): KnowledgeController {
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'memory.svg');
-    const controller = this.attach(panel.webview, panel.onDidDispose, () => { this.editorPanel = undefined; });
+    const controller = this.attach(panel.webview, panel.onDidDispose, () => panel.visible, () => { this.editorPanel = undefined; });
     this.editorPanel = { panel, controller };
+    panel.onDidChangeViewState(() => { if (panel.visible) void controller.refresh(); });
     return controller;
   }
 
@@ -93,7 +95,7 @@ export class KnowledgePanels implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.refreshTimer);
     this.sourceListener.dispose();
-    for (const c of this.controllers) c.dispose();
+    for (const c of this.controllers.keys()) c.dispose();
     this.controllers.clear();
     this.editorPanel?.panel.dispose();
   }
@@ -103,7 +105,7 @@ export class KnowledgePanels implements vscode.Disposable {
     return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media')] };
   }
 
-  private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>, onDispose: (c: KnowledgeController) => void): KnowledgeController {
+  private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>, isVisible: () => boolean, onDispose: (c: KnowledgeController) => void): KnowledgeController {
     const root = this.services.extensionUri;
     webview.options = this.webviewOptions();
     webview.html = knowledgeHtml({
@@ -112,7 +114,7 @@ export class KnowledgePanels implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'knowledge.css')).toString(),
     });
     const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
-    this.controllers.add(controller);
+    this.controllers.set(controller, isVisible);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
       await controller.handle(raw);
       if (this.pendingEntity !== undefined && isReady(raw) && controller === this.viewController) {
@@ -147,7 +149,7 @@ export class KnowledgePanels implements vscode.Disposable {
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => {
-      for (const c of this.controllers) void c.refresh();
+      for (const [c, visible] of this.controllers) if (visible()) void c.refresh();
     }, PANEL_CONFIG.refreshDebounceMs);
   }
 }

@@ -1,35 +1,193 @@
+/**
+ * Services: what every register* function shares. Built in activate() without touching the disk;
+ * the store, embedder and workers open on first use (`runtime()`), so activation stays fast.
+ * Settings changes, workspace-trust grants and LLM consent rebuild the runtime without a reload.
+ */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { systemClock } from '../core/clock';
+import { userMessage } from '../core/errors';
 import type { HostContext } from '../core/hostContext';
 import { noProgress } from '../core/hostContext';
-import { systemClock } from '../core/clock';
+import type { StoreChange } from '../core/store/storeTypes';
+import { readMemorySettings, settingsDelta } from './config/memorySettings';
+import type { MemorySettings } from './config/memorySettings';
+import { askLlmConsent, resolveLlm } from './llmProvider';
+import type { LlmChoice } from './llmProvider';
+import { MemoryRuntime } from './runtime/memoryRuntime';
 
-/** Everything the register* functions share. Built once in activate(). */
 export interface Services extends vscode.Disposable {
   readonly logger: vscode.LogOutputChannel;
+  /** Paths, logger and clock as the core wants them; `llm` is the active client (undefined when off). */
   readonly host: HostContext;
   readonly extensionUri: vscode.Uri;
+  readonly context: vscode.ExtensionContext;
+  settings(): MemorySettings;
+  /** The open runtime, opening the store on first call. Rejects with a coded MemoryError. */
+  runtime(): Promise<MemoryRuntime>;
+  /** The runtime if it is open already (never opens it). */
+  current(): MemoryRuntime | undefined;
+  /** Whether captures (sessions, tool calls) are recorded: trusted workspace and agentMemory.capture.enabled. */
+  captureEnabled(): boolean;
+  /** The active LLM choice (for the status). */
+  llmChoice(): LlmChoice;
+  /** Store data changed (this window, another window, the CLI) or a different store was opened. */
+  readonly onDidChangeData: vscode.Event<StoreChange | undefined>;
+  /** A runtime was opened or rebuilt (new store, new pipeline). */
+  readonly onDidOpenRuntime: vscode.Event<MemoryRuntime>;
+  /** Re-reads settings and re-resolves the language model (after consent, a new API key, trust). */
+  reapply(): Promise<void>;
+  /** Ends this window's sessions, stops the workers and closes the store (deactivate awaits it). */
+  shutdown(): Promise<void>;
+}
+
+export function storeDirFor(settings: MemorySettings, context: vscode.ExtensionContext): string {
+  return settings.storePath || path.join(context.globalStorageUri.fsPath, 'store');
+}
+
+class ServicesImpl implements Services {
+  readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
+  private current_: MemoryRuntime | undefined;
+  private opening: Promise<MemoryRuntime> | undefined;
+  private currentSettings: MemorySettings;
+  private choice: LlmChoice = { client: undefined, description: 'not resolved yet' };
+  private storeSub: { dispose(): void } | undefined;
+  private readonly dataEmitter = new vscode.EventEmitter<StoreChange | undefined>();
+  private readonly openEmitter = new vscode.EventEmitter<MemoryRuntime>();
+  private readonly subs: vscode.Disposable[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  readonly onDidChangeData = this.dataEmitter.event;
+  readonly onDidOpenRuntime = this.openEmitter.event;
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    this.currentSettings = this.readSettings();
+    this.subs.push(
+      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('agentMemory')) this.enqueue(() => this.applySettings()); }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.enqueue(() => this.applySettings(true))),
+    );
+  }
+
+  get extensionUri(): vscode.Uri { return this.context.extensionUri; }
+
+  get host(): HostContext {
+    return {
+      paths: {
+        storeDir: storeDirFor(this.currentSettings, this.context),
+        bundledModelsDir: path.join(this.context.extensionUri.fsPath, 'models'),
+        cacheDir: path.join(this.context.globalStorageUri.fsPath, 'cache'),
+      },
+      logger: this.logger,
+      clock: systemClock,
+      llm: this.choice.client,
+      progress: noProgress,
+    };
+  }
+
+  settings(): MemorySettings { return this.currentSettings; }
+  current(): MemoryRuntime | undefined { return this.current_; }
+  llmChoice(): LlmChoice { return this.choice; }
+  captureEnabled(): boolean { return vscode.workspace.isTrusted && this.currentSettings.captureEnabled; }
+
+  runtime(): Promise<MemoryRuntime> {
+    if (this.current_) return Promise.resolve(this.current_);
+    this.opening ??= this.open().finally(() => { this.opening = undefined; });
+    return this.opening;
+  }
+
+  async shutdown(): Promise<void> {
+    const rt = this.current_ ?? (this.opening ? await this.opening.catch(() => undefined) : undefined);
+    this.storeSub?.dispose();
+    this.current_ = undefined;
+    if (rt) await rt.close().catch((e: unknown) => this.logger.warn(`closing the store: ${userMessage(e)}`));
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.storeSub?.dispose();
+    const rt = this.current_;
+    this.current_ = undefined;
+    if (rt) void rt.close().catch((e: unknown) => this.logger.warn(`closing the store: ${userMessage(e)}`));
+    this.dataEmitter.dispose();
+    this.openEmitter.dispose();
+    this.logger.dispose();
+  }
+
+  private readSettings(): MemorySettings {
+    const cfg = vscode.workspace.getConfiguration('agentMemory');
+    return readMemorySettings((key) => cfg.get(key));
+  }
+
+  private async open(): Promise<MemoryRuntime> {
+    const started = Date.now();
+    this.choice = await this.resolveLlm();
+    const rt = await MemoryRuntime.open(this.host, this.currentSettings, this.choice.client);
+    this.attach(rt);
+    this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
+    return rt;
+  }
+
+  private attach(rt: MemoryRuntime): void {
+    this.storeSub?.dispose();
+    this.current_ = rt;
+    this.storeSub = rt.store.onDidChange((change) => this.dataEmitter.fire(change));
+    this.openEmitter.fire(rt);
+    this.dataEmitter.fire(undefined);
+  }
+
+  private resolveLlm(): Promise<LlmChoice> {
+    return resolveLlm(this.currentSettings.llm, { trusted: vscode.workspace.isTrusted, state: this.context.globalState, secrets: this.context.secrets, logger: this.logger });
+  }
+
+  /** Serialises reconfigurations so two quick settings edits never race. */
+  private enqueue(fn: () => Promise<void>): void {
+    this.queue = this.queue.then(fn).catch((e: unknown) => {
+      this.logger.error(`applying settings: ${userMessage(e)}`);
+      void vscode.window.showErrorMessage(`Agent Memory: ${userMessage(e)}`);
+    });
+  }
+
+  private async applySettings(forceLlm = false): Promise<void> {
+    const before = this.currentSettings;
+    const after = this.readSettings();
+    const delta = settingsDelta(before, after);
+    this.currentSettings = after;
+    if (delta.llm && after.llm.provider !== 'none' && after.llm.provider !== before.llm.provider) {
+      if (!(await askLlmConsent(after.llm.provider, this.context.globalState))) return; // turned back off; a new change event follows
+    }
+    const rt = this.current_ ?? (this.opening ? await this.opening : undefined);
+    if (!rt) return; // not open yet: the first use opens with these settings
+    if (delta.store) {
+      this.logger.info(`store path changed: reopening at ${storeDirFor(after, this.context)}`);
+      this.storeSub?.dispose();
+      this.current_ = undefined;
+      await rt.close();
+      await this.runtime();
+      return;
+    }
+    if (delta.pipeline || forceLlm) {
+      this.choice = await this.resolveLlm();
+      await rt.reconfigure(after, this.choice.client);
+      this.logger.info(`settings applied; language model: ${this.choice.description}`);
+      this.openEmitter.fire(rt);
+      return;
+    }
+    rt.updateSettings(after);
+    this.dataEmitter.fire(undefined);
+  }
+
+  reapply(): Promise<void> {
+    this.enqueue(() => this.applySettings(true));
+    return this.queue;
+  }
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
-  const logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
-  const configured = vscode.workspace.getConfiguration('agentMemory').get<string>('store.path', '').trim();
-  const storeDir = configured || path.join(context.globalStorageUri.fsPath, 'store');
-  const host: HostContext = {
-    paths: {
-      storeDir,
-      bundledModelsDir: path.join(context.extensionUri.fsPath, 'models'),
-      cacheDir: path.join(context.globalStorageUri.fsPath, 'cache'),
-    },
-    logger,
-    clock: systemClock,
-    llm: undefined,
-    progress: noProgress,
-  };
-  return {
-    logger,
-    host,
-    extensionUri: context.extensionUri,
-    dispose: () => logger.dispose(),
-  };
+  return new ServicesImpl(context);
+}
+
+/** Asks for consent for an already-configured provider (first run after enabling it elsewhere). */
+export async function promptLlmConsentIfNeeded(services: Services): Promise<void> {
+  const provider = services.settings().llm.provider;
+  if (provider === 'none' || !vscode.workspace.isTrusted) return;
+  if (await askLlmConsent(provider, services.context.globalState)) await services.reapply();
 }

@@ -1,0 +1,93 @@
+/**
+ * @memory answers that recall: the default question (composed by the chat model from recalled
+ * memories, or a formatted list when no model answers), /recall (the list) and /why (the list with
+ * every memory's score breakdown). Each memory gets a reference and a "why recalled" link.
+ */
+import * as vscode from 'vscode';
+import { userMessage } from '../../core/errors';
+import type { RecallResult } from '../../core/recall/recallTypes';
+import { recallMemories } from '../memoryActions';
+import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../memoryDocuments';
+import type { MemoryDocuments } from '../memoryDocuments';
+import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { ChatOutput } from './chatOutput';
+import { answerPrompt, explainLines, resultList } from './recallFormat';
+
+export interface RecallAnswerDeps {
+  readonly rt: MemoryRuntime;
+  readonly docs: MemoryDocuments;
+  readonly out: ChatOutput;
+  readonly token: vscode.CancellationToken;
+  readonly sessionKey: string | undefined;
+}
+
+function commandLink(title: string, command: string, args: unknown[]): string {
+  return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
+}
+
+function addReferences(deps: RecallAnswerDeps, results: readonly RecallResult[]): void {
+  for (const r of results) {
+    deps.out.reference(memoryUri(r.id), r.content.slice(0, 60));
+    const src = sourceUri(r.sourceId);
+    if (src) deps.out.reference(src, r.sourceId ?? '');
+  }
+}
+
+function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly RecallResult[]): string {
+  return resultList(results, (_i, r) => commandLink('why?', SHOW_EXPLAIN_COMMAND, [deps.docs.keepExplain(query, r).toString()]));
+}
+
+export function noMatches(out: ChatOutput, query: string): void {
+  out.markdown(`No memory matches "${query.replace(/\s+/g, ' ').slice(0, 80)}". Try other words, or tell me something to keep with \`/remember\`.`);
+}
+
+/** /recall: the recalled memories as a list. */
+export async function answerRecall(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
+  deps.out.progress('Recalling…');
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  if (deps.token.isCancellationRequested) return results;
+  if (results.length === 0) { noMatches(deps.out, query); return results; }
+  deps.out.markdown(`**${results.length} memories** for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n`);
+  deps.out.markdown(listWithWhy(deps, query, results), true);
+  addReferences(deps, results);
+  return results;
+}
+
+/** /why: every memory with its full score breakdown inline. */
+export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
+  deps.out.progress('Recalling with explanations…');
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  if (deps.token.isCancellationRequested) return results;
+  if (results.length === 0) { noMatches(deps.out, query); return results; }
+  const blocks = results.map((r, i) => `${resultList([r]).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
+  deps.out.markdown(`Why these memories were recalled for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n${blocks.join('\n')}`);
+  addReferences(deps, results);
+  return results;
+}
+
+/** The default question: recall, then let the chat model answer from the memories. */
+export async function answerQuestion(deps: RecallAnswerDeps, query: string, model: vscode.LanguageModelChat | undefined): Promise<{ results: RecallResult[]; composed: boolean }> {
+  deps.out.progress('Recalling…');
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true } : {}) });
+  if (deps.token.isCancellationRequested) return { results, composed: false };
+  if (results.length === 0) { noMatches(deps.out, query); return { results, composed: false }; }
+  addReferences(deps, results);
+  let composed = false;
+  if (model) {
+    try {
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(answerPrompt(query, results))], {}, deps.token);
+      for await (const chunk of response.text) {
+        if (deps.token.isCancellationRequested) break;
+        deps.out.markdown(chunk);
+        composed = true;
+      }
+    } catch (e) {
+      if (deps.token.isCancellationRequested) return { results, composed };
+      deps.out.markdown(`_(The chat model could not compose an answer: ${userMessage(e)}. Here is what memory holds.)_\n\n`);
+    }
+  }
+  if (deps.token.isCancellationRequested) return { results, composed };
+  deps.out.markdown(composed ? '\n\n---\n**Recalled memories**\n\n' : `**What memory holds about this** (${results.length}):\n\n`);
+  deps.out.markdown(listWithWhy(deps, query, results), true);
+  return { results, composed };
+}

@@ -1,0 +1,40 @@
+/**
+ * The subset of ChatResponseStream the @memory handlers use, recording what was sent so the last
+ * answer can be inspected (internal command agentMemory._lastChatRequest; integration tests).
+ */
+import * as vscode from 'vscode';
+
+/** Command ids a @memory answer may link to (trusted markdown). */
+export const CHAT_LINK_COMMANDS = ['agentMemory.showRecallExplanation', 'agentMemory.showEntityInKnowledgePanel', 'agentMemory.forgetMemory', 'agentMemory.pinEntity'];
+
+export class ChatOutput {
+  readonly markdownParts: string[] = [];
+  readonly references: string[] = [];
+
+  constructor(private readonly stream: vscode.ChatResponseStream) {}
+
+  markdown(text: string, commandLinks = false): void {
+    this.markdownParts.push(text);
+    const md = new vscode.MarkdownString(text);
+    if (commandLinks) md.isTrusted = { enabledCommands: CHAT_LINK_COMMANDS };
+    this.stream.markdown(md);
+  }
+
+  progress(text: string): void {
+    this.stream.progress(text);
+  }
+
+  reference(uri: vscode.Uri, label: string): void {
+    this.references.push(uri.toString());
+    this.stream.reference(uri);
+    void label;
+  }
+
+  button(command: vscode.Command): void {
+    this.stream.button(command);
+  }
+
+  text(): string {
+    return this.markdownParts.join('');
+  }
+}

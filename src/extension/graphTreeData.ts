@@ -1,0 +1,96 @@
+/**
+ * The graph tree's nodes, read from the store: a Pinned section, then entities grouped by type;
+ * an entity expands to its aspects (by weight) and a Relations group; an aspect to its attributes.
+ * vscode-free (the provider in graphTree.ts turns nodes into TreeItems).
+ */
+import { listEntities } from '../core/graph/graphQueries';
+import type { EntitySummary } from '../core/graph/graphQueries';
+import type { SqlReader } from '../core/store/storeTypes';
+import { AGENT_ID } from './memoryActions';
+import { snippet } from './chat/recallFormat';
+
+/** Entities the tree lists at most (the Knowledge panel's list scales further). */
+export const TREE_MAX_ENTITIES = 5_000;
+/** Attribute text shown in a tree label. */
+export const TREE_LABEL_CHARS = 80;
+
+export type GraphNode =
+  | { readonly kind: 'section'; readonly id: string; readonly label: string; readonly description: string; readonly entities: readonly EntitySummary[] }
+  | { readonly kind: 'entity'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string; readonly pinned: boolean; readonly type: string }
+  | { readonly kind: 'aspect'; readonly id: string; readonly entityId: string; readonly aspectId: string; readonly label: string; readonly description: string }
+  | { readonly kind: 'attribute'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly memoryId: string | null; readonly entityId: string }
+  | { readonly kind: 'relations'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string }
+  | { readonly kind: 'relation'; readonly id: string; readonly label: string; readonly description: string; readonly otherId: string; readonly entityId: string };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function entityNode(e: EntitySummary, parent: string): GraphNode {
+  return { kind: 'entity', id: `${parent}/e:${e.id}`, entityId: e.id, label: e.name, description: `${e.type} · ${plural(e.mentions, 'mention')}`, pinned: e.pinned, type: e.type };
+}
+
+/** Root nodes; [] when the graph is empty (the view then shows its welcome content). */
+export function rootNodes(db: SqlReader): GraphNode[] {
+  if (!db.hasTable('entities')) return [];
+  const all = listEntities(db, { agentId: AGENT_ID, limit: TREE_MAX_ENTITIES });
+  if (all.length === 0) return [];
+  const roots: GraphNode[] = [];
+  const pinned = all.filter((e) => e.pinned);
+  roots.push({ kind: 'section', id: 'pinned', label: 'Pinned', description: pinned.length ? `${pinned.length} ${pinned.length === 1 ? 'entity' : 'entities'}` : 'none — pin entities to keep them focal', entities: pinned });
+  const byType = new Map<string, EntitySummary[]>();
+  for (const e of all) {
+    const list = byType.get(e.type) ?? [];
+    list.push(e);
+    byType.set(e.type, list);
+  }
+  for (const type of [...byType.keys()].sort()) {
+    const list = byType.get(type) ?? [];
+    roots.push({ kind: 'section', id: `type:${type}`, label: type, description: String(list.length), entities: list });
+  }
+  return roots;
+}
+
+export function entityChildren(db: SqlReader, entityId: string, parent: string): GraphNode[] {
+  const aspects = db.all<{ id: string; name: string; weight: number; n: number }>(
+    `SELECT a.id, a.name, a.weight, (SELECT COUNT(*) FROM entity_attributes x WHERE x.aspect_id = a.id AND x.status = 'active') AS n
+       FROM entity_aspects a WHERE a.entity_id = ? ORDER BY a.weight DESC, a.name`, [entityId]);
+  const nodes: GraphNode[] = aspects.map((a) => ({
+    kind: 'aspect', id: `${parent}/a:${a.id}`, entityId, aspectId: a.id, label: a.name, description: `weight ${a.weight.toFixed(2)} · ${plural(a.n, 'attribute')}`,
+  }));
+  const rel = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM relations WHERE source_entity_id = ? OR target_entity_id = ?', [entityId, entityId])?.n ?? 0;
+  if (rel > 0) nodes.push({ kind: 'relations', id: `${parent}/relations`, entityId, label: 'Relations', description: String(rel) });
+  return nodes;
+}
+
+export function aspectChildren(db: SqlReader, aspectId: string, entityId: string, parent: string): GraphNode[] {
+  return db.all<{ id: string; kind: string; content: string; status: string; importance: number; memory_id: string | null }>(
+    `SELECT id, kind, content, status, importance, memory_id FROM entity_attributes WHERE aspect_id = ?
+      ORDER BY status = 'active' DESC, importance DESC, created_at DESC`, [aspectId],
+  ).map((x) => ({
+    kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memory_id, label: snippet(x.content, TREE_LABEL_CHARS),
+    description: `${x.kind}${x.status === 'active' ? '' : ` · ${x.status}`} · importance ${x.importance.toFixed(2)}`, tooltip: x.content,
+  }));
+}
+
+export function relationChildren(db: SqlReader, entityId: string, parent: string): GraphNode[] {
+  return db.all<{ id: string; source_entity_id: string; target_entity_id: string; relation_type: string; mentions: number; strength: number; other_name: string }>(
+    `SELECT r.id, r.source_entity_id, r.target_entity_id, r.relation_type, r.mentions, r.strength, o.name AS other_name
+       FROM relations r JOIN entities o ON o.id = CASE WHEN r.source_entity_id = ? THEN r.target_entity_id ELSE r.source_entity_id END
+      WHERE r.source_entity_id = ? OR r.target_entity_id = ? ORDER BY r.mentions DESC, r.relation_type`, [entityId, entityId, entityId],
+  ).map((r) => {
+    const out = r.source_entity_id === entityId;
+    return {
+      kind: 'relation', id: `${parent}/r:${r.id}`, entityId, otherId: out ? r.target_entity_id : r.source_entity_id,
+      label: `${out ? '→' : '←'} ${r.relation_type.replace(/_/g, ' ')} ${r.other_name}`, description: `${plural(r.mentions, 'mention')} · strength ${r.strength.toFixed(2)}`,
+    };
+  });
+}
+
+/** Memories that mention an entity (for "forget" from the tree), newest first. */
+export function entityMemories(db: SqlReader, entityId: string, limit = 200): { id: string; content: string; createdAt: string }[] {
+  return db.all<{ id: string; content: string; created_at: string }>(
+    `SELECT m.id, m.content, m.created_at FROM memory_entity_mentions x JOIN memories m ON m.id = x.memory_id
+      WHERE x.entity_id = ? AND m.is_deleted = 0 GROUP BY m.id ORDER BY m.created_at DESC LIMIT ?`, [entityId, limit],
+  ).map((r) => ({ id: r.id, content: r.content, createdAt: r.created_at }));
+}

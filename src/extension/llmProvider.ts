@@ -1,0 +1,70 @@
+/**
+ * Which LlmClient the core gets: none until the user sets `agentMemory.llm.provider` and accepts
+ * the first-run explanation (what is sent, what it may cost), and never in an untrusted workspace.
+ */
+import * as vscode from 'vscode';
+import { userMessage } from '../core/errors';
+import type { LlmClient } from '../core/hostContext';
+import type { Logger } from '../core/logger';
+import { createOpenAiCompatibleClient } from '../core/llm/openAiCompatibleClient';
+import type { LlmProviderName, LlmSettings } from './config/memorySettings';
+import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
+
+export const LLM_API_KEY_SECRET = 'agentMemory.llm.apiKey';
+const CONSENT_KEY = 'agentMemory.llm.consent';
+
+export interface LlmChoice {
+  readonly client: LlmClient | undefined;
+  /** Why there is no client (shown in the status tooltip), or which one is active. */
+  readonly description: string;
+}
+
+export function hasLlmConsent(state: vscode.Memento, provider: LlmProviderName): boolean {
+  return state.get<string[]>(CONSENT_KEY, []).includes(provider);
+}
+
+export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean; state: vscode.Memento; secrets: vscode.SecretStorage; logger: Logger }): Promise<LlmChoice> {
+  if (settings.provider === 'none') return { client: undefined, description: 'off (agentMemory.llm.provider is "none"): heuristic extraction, no hints' };
+  if (!deps.trusted) return { client: undefined, description: 'off in this untrusted workspace' };
+  if (!hasLlmConsent(deps.state, settings.provider)) return { client: undefined, description: `waiting for your OK to use "${settings.provider}"` };
+  try {
+    if (settings.provider === 'vscode') {
+      const model = await pickChatModel({ vendor: settings.vendor, family: settings.family });
+      if (!model) return { client: undefined, description: 'no VS Code language model is installed that matches agentMemory.llm.vscode.*' };
+      const client = createVscodeLlmClient(model);
+      return { client, description: client.label };
+    }
+    if (!settings.baseUrl || !settings.model) return { client: undefined, description: 'set agentMemory.llm.openaiCompatible.baseUrl and .model' };
+    const apiKey = await deps.secrets.get(LLM_API_KEY_SECRET);
+    const client = createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) });
+    return { client, description: client.label };
+  } catch (e) {
+    deps.logger.warn(`language model: ${userMessage(e)}`);
+    return { client: undefined, description: userMessage(e) };
+  }
+}
+
+const EXPLANATION: Record<Exclude<LlmProviderName, 'none'>, string> = {
+  vscode: 'Agent Memory will send the text of new memories, session transcripts (for @memory chats) and recall candidates to the VS Code language model you selected, to extract facts, write search hints, check contradictions, score sessions and rerank results. Requests count against that model\'s quota or billing (for example your Copilot plan); expect one request per new memory plus a few per session.',
+  'openai-compatible': 'Agent Memory will send the text of new memories, session transcripts (for @memory chats) and recall candidates to the OpenAI-compatible endpoint you configured, to extract facts, write search hints, check contradictions, score sessions and rerank results. A hosted endpoint may bill you per token; expect one request per new memory plus a few per session. A local server (Ollama, LM Studio) costs nothing.',
+};
+
+/**
+ * The first-run prompt for a provider. Accepting records consent; declining turns the provider
+ * back off. Returns whether the provider may be used now.
+ */
+export async function askLlmConsent(provider: LlmProviderName, state: vscode.Memento): Promise<boolean> {
+  if (provider === 'none' || hasLlmConsent(state, provider)) return true;
+  const enable = 'Enable';
+  const choice = await vscode.window.showInformationMessage(
+    `Use a language model for Agent Memory (${provider})?`,
+    { modal: true, detail: `${EXPLANATION[provider]}\n\nNothing is sent until you enable it, and you can turn it off any time (setting agentMemory.llm.provider).` },
+    enable,
+  );
+  if (choice === enable) {
+    await state.update(CONSENT_KEY, [...state.get<string[]>(CONSENT_KEY, []), provider]);
+    return true;
+  }
+  await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', 'none', vscode.ConfigurationTarget.Global);
+  return false;
+}
