@@ -1,16 +1,52 @@
 /**
- * The vector arm's in-memory index: one packed Float32Array (row = memory, dims columns) with
+ * The vector arm's in-memory index: one packed float32 matrix (row = memory, dims columns) with
  * incremental upserts and removals (a removed row is swapped with the last row), and brute-force
- * cosine. Rows are l2-normalised on insert, so cosine is a dot product. Measured in bench/recall.ts.
+ * cosine. Rows are l2-normalised on insert, so cosine is a dot product. When the width suits the
+ * WebAssembly SIMD kernel (dotKernel.ts) the matrix lives in the kernel's memory, laid out as
+ * [query | matrix (capacity rows) | scores (capacity floats)]; otherwise a plain Float32Array and a
+ * scalar loop. Measured in bench/recall.ts.
  */
+import { createDotKernel, kernelSupports } from './dotKernel';
+import type { DotKernel } from './dotKernel';
+
+const PAGE = 65536;
+
 export class VectorMatrix {
   private data: Float32Array;
   private rowIds: string[] = [];
   private rowOf = new Map<string, number>();
+  private capacity: number;
+  private readonly kernel: DotKernel | undefined;
+  /** Byte offset of the matrix in kernel memory (after the query slot, 16-byte aligned). */
+  private readonly matrixOffset: number;
 
-  constructor(readonly dims: number, initialCapacity = 1024) {
+  constructor(readonly dims: number, initialCapacity = 1024, useKernel = true) {
     if (!Number.isInteger(dims) || dims <= 0) throw new RangeError(`dims must be a positive integer, got ${dims}`);
-    this.data = new Float32Array(dims * Math.max(1, initialCapacity));
+    this.capacity = Math.max(1, initialCapacity);
+    this.matrixOffset = Math.ceil((dims * 4) / 16) * 16;
+    this.kernel = useKernel && kernelSupports(dims) ? createDotKernel(this.pagesFor(this.capacity)) : undefined;
+    this.data = this.kernel ? new Float32Array(this.kernel.memory.buffer, this.matrixOffset, this.capacity * dims) : new Float32Array(dims * this.capacity);
+  }
+
+  /** Whether queries run on the WebAssembly SIMD kernel. */
+  get simd(): boolean { return this.kernel !== undefined; }
+
+  private pagesFor(capacity: number): number {
+    return Math.ceil((this.matrixOffset + capacity * this.dims * 4 + capacity * 4) / PAGE);
+  }
+
+  private grow(): void {
+    const next = this.capacity * 2;
+    if (this.kernel) {
+      const need = this.pagesFor(next) - this.kernel.memory.buffer.byteLength / PAGE;
+      if (need > 0) this.kernel.memory.grow(need);
+      this.data = new Float32Array(this.kernel.memory.buffer, this.matrixOffset, next * this.dims);
+    } else {
+      const grown = new Float32Array(next * this.dims);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.capacity = next;
   }
 
   get size(): number { return this.rowIds.length; }
@@ -23,11 +59,7 @@ export class VectorMatrix {
     let row = this.rowOf.get(id);
     if (row === undefined) {
       row = this.rowIds.length;
-      if ((row + 1) * this.dims > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-      }
+      if (row + 1 > this.capacity) this.grow();
       this.rowIds.push(id);
       this.rowOf.set(id, row);
     }
@@ -79,6 +111,16 @@ export class VectorMatrix {
     return s0 + s1 + s2 + s3;
   }
 
+  /** All row scores from the SIMD kernel (a view into kernel memory, valid until the next call). */
+  private kernelScores(query: Float32Array): Float32Array {
+    const k = this.kernel as DotKernel;
+    const n = this.rowIds.length;
+    new Float32Array(k.memory.buffer, 0, this.dims).set(query);
+    const outOffset = this.matrixOffset + this.capacity * this.dims * 4;
+    k.dots(this.matrixOffset, 0, n, this.dims, outOffset);
+    return new Float32Array(k.memory.buffer, outOffset, n);
+  }
+
   /**
    * Scores every row against the (normalised) query and returns the best `k` as [id, cosine]
    * sorted descending; also returns every score through `all` when asked (for fusion).
@@ -88,11 +130,12 @@ export class VectorMatrix {
     const n = this.rowIds.length;
     const kk = Math.max(0, Math.min(k, n));
     if (kk === 0) return [];
+    const scores = this.kernel ? this.kernelScores(query) : undefined;
     // Bounded min-heap of (score, row).
     const hs = new Float64Array(kk), hr = new Int32Array(kk);
     let size = 0;
     for (let r = 0; r < n; r++) {
-      const s = this.dot(r, query);
+      const s = scores ? (scores[r] as number) : this.dot(r, query);
       if (size === kk && s <= (hs[0] as number)) continue;
       if (accept && !accept(this.rowIds[r] as string)) continue;
       if (size < kk) {

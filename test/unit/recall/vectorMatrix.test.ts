@@ -42,4 +42,20 @@ describe('recall vector matrix', () => {
     assert.deepEqual([...blobToFloat32(blob, 3)], [1, 2, 3]);
     assert.throws(() => blobToFloat32(blob, 4), /expected 4/);
   });
+
+  it('scores with the WebAssembly SIMD kernel exactly like the scalar loop, across growth', () => {
+    let seed = 11;
+    const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31 - 0.5; };
+    const simd = new VectorMatrix(48, 2);
+    const plain = new VectorMatrix(48, 2, false);
+    assert.equal(simd.simd, true);
+    assert.equal(plain.simd, false);
+    assert.equal(new VectorMatrix(3).simd, false);
+    for (let i = 0; i < 500; i++) { const v = Array.from({ length: 48 }, rnd); simd.upsert(`m${i}`, v); plain.upsert(`m${i}`, v); }
+    simd.remove('m7'); plain.remove('m7');
+    const q = normalise(Array.from({ length: 48 }, rnd));
+    const a = simd.topK(q, 25), b = plain.topK(q, 25);
+    assert.deepEqual(a.map((x) => x[0]), b.map((x) => x[0]));
+    a.forEach((x, i) => assert.ok(Math.abs(x[1] - b[i]![1]) < 1e-5));
+  });
 });
