@@ -37,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   registerCommands(context, services);
   const graphTree = registerGraphTree(context, services);
   const panels = registerKnowledgeView(context, services);
+  panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
   registerChatParticipant(context, services, docs);
   const tools = registerTools(context, services);
   registerStatusBar(context, services);

@@ -30,6 +30,18 @@ export class SwitchableKnowledgeSource implements KnowledgeDataSource {
     this.opener = open;
   }
 
+  /**
+   * Like setOpener, for when opening happens elsewhere and ends in `set` (e.g. the runtime's open
+   * event): `open` only has to make that happen; the source it set is then used.
+   */
+  setOpenerBySideEffect(open: () => Promise<unknown>): void {
+    this.setOpener(async () => {
+      await open();
+      if (!this.current) throw new MemoryError('E_STORE_IO', 'The memory store opened but the Knowledge panel was not connected to it; see "Memory: Show Logs".');
+      return this.current;
+    });
+  }
+
   /** Detaches `source` if it is still the current one. */
   clear(source: KnowledgeDataSource): void {
     if (this.current !== source) return;

@@ -32,3 +32,14 @@ describe('Knowledge panel switchable data source', () => {
     assert.equal(fired, 3);
   });
 });
+
+describe('Knowledge panel switchable data source, opened elsewhere', () => {
+  it('uses the source that opening connected, and says so clearly when nothing was connected', async () => {
+    const s = new SwitchableKnowledgeSource();
+    s.setOpenerBySideEffect(async () => { s.set(new FakeKnowledgeSource([entity(1), entity(2)])); });
+    assert.equal((await s.listEntities({ query: '', entityType: null, offset: 0, limit: 5 })).total, 2);
+    const t = new SwitchableKnowledgeSource();
+    t.setOpenerBySideEffect(async () => undefined);
+    await assert.rejects(t.stats(), /not connected/);
+  });
+});
