@@ -66,6 +66,7 @@ export class DurableStore implements DurableMemoryStore {
   private pending: PendingWrite[] = [];
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private flushQueued = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly listeners: StoreListeners;
   private readonly keeper: SnapshotKeeper;
@@ -92,7 +93,7 @@ export class DurableStore implements DurableMemoryStore {
     const promise = new Promise<T>((resolve, reject) => {
       this.pending.push({ label, fn, resolve: resolve as (v: unknown) => void, reject });
     });
-    void this.exclusive(() => this.flush());
+    this.scheduleFlush();
     return promise;
   }
 
@@ -161,13 +162,25 @@ export class DurableStore implements DurableMemoryStore {
     }
   }
 
+  /**
+   * At most one flush waits in the per-process order at a time, so other steps queued meanwhile
+   * (snapshot capture and install) get their turn instead of waiting behind an endless stream of
+   * writes.
+   */
+  private scheduleFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    void this.exclusive(() => this.flush());
+  }
+
   private async flush(): Promise<void> {
     // Yield to the event loop once per batch: a caller awaiting writes in a tight loop would
     // otherwise run entirely in microtasks and starve timers (polling, snapshots) and I/O.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.flushQueued = false;
     const batch = this.pending.splice(0, MAX_WRITE_BATCH);
     if (batch.length === 0) return;
-    if (this.pending.length) void this.exclusive(() => this.flush());
+    if (this.pending.length) this.scheduleFlush();
     if (this.closed) { for (const w of batch) w.reject(closedError()); return; }
     try {
       await this.p.lock.acquire();
