@@ -5,19 +5,19 @@
 // Usage: node scripts/launch.mjs [--port N] [--no-fake-model]
 //   --no-fake-model  skip the offline scripted test model (without any language model, chat
 //                    requests fail with "Language model unavailable" before @memory runs)
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureToolchain } from './vscode/install.mjs';
 import { createProfile, installExtension, removeProfile, startCodeServer, workbenchUrl } from './vscode/codeServer.mjs';
 import { packageFakeLanguageModel } from './vscode/vsix.mjs';
 import { DEMO_WORKSPACE } from './vscode/session.mjs';
-import { HarnessError, runStep } from './vscode/proc.mjs';
+import { HarnessError, runStep, secondsSince } from './vscode/proc.mjs';
 import { repoRoot } from './vscode/toolchain.mjs';
 import { packageExtension } from './package.mjs';
 
-/** Memories the demo store starts with (about the demo workspace); optional. */
-export const DEMO_SEED_FILE = join(repoRoot, 'scripts', 'vscode', 'demoSeed.json');
-const SEED_TIMEOUT_MS = 120_000;
+/** Memories the demo store starts with (JSONL, one memory a line); seeding is skipped without it. */
+export const DEMO_SEED_FILE = join(DEMO_WORKSPACE, '.agent-memory-seed.jsonl');
+const SEED_TIMEOUT_MS = 10 * 60_000;
 const DEMO_PROJECT = 'shelf';
 
 function parsePort(argv) {
@@ -29,20 +29,18 @@ function parsePort(argv) {
 }
 
 /**
- * Seeds the demo memory store through the CLI (`agent-memory remember`), one memory per entry of
- * DEMO_SEED_FILE ([{text, type?}]). A no-op when that file does not exist.
+ * Seeds the demo memory store with `agent-memory ingest DEMO_SEED_FILE` (the CLI waits until the
+ * memories are embedded and extracted). A no-op returning 0 when the seed file does not exist.
  */
-export async function seedDemoStore(storeDir) {
-  if (!existsSync(DEMO_SEED_FILE)) return 0;
-  const seeds = JSON.parse(readFileSync(DEMO_SEED_FILE, 'utf8'));
-  if (!Array.isArray(seeds)) throw new HarnessError(`${DEMO_SEED_FILE} must hold a JSON array of {text, type?}`);
-  for (const seed of seeds) {
-    await runStep(process.execPath, [join(repoRoot, 'dist', 'cli.js'), '--store', storeDir, 'remember',
-      ...(seed.type ? ['--type', seed.type] : []), '--project', DEMO_PROJECT, seed.text], {
-      cwd: repoRoot, timeoutMs: SEED_TIMEOUT_MS, label: 'seeding the demo store (agent-memory remember)',
-    });
-  }
-  return seeds.length;
+export async function seedDemoStore(storeDir, seedFile = DEMO_SEED_FILE) {
+  if (!existsSync(seedFile)) return 0;
+  const t = Date.now();
+  const { output } = await runStep(process.execPath, [join(repoRoot, 'dist', 'cli.js'), '--store', storeDir, 'ingest', seedFile], {
+    cwd: repoRoot, timeoutMs: SEED_TIMEOUT_MS, label: 'seeding the demo store (agent-memory ingest)',
+  });
+  const ingested = /"ingested":(\d+)/.exec(output);
+  console.log(`seeded the demo store from ${seedFile.replace(`${repoRoot}/`, '')} in ${secondsSince(t)} s: ${output.trim().split('\n').pop()}`);
+  return ingested ? Number(ingested[1]) : readFileSync(seedFile, 'utf8').split('\n').filter((l) => l.trim()).length;
 }
 
 async function main() {
@@ -69,15 +67,15 @@ async function main() {
   profile = createProfile('launch');
   const storeDir = join(profile.dir, 'store');
   const workspace = join(profile.dir, DEMO_PROJECT);
-  // The demo uses its own store folder, so it never touches a real store.
-  const settingsFile = join(profile.userData, 'User', 'settings.json');
-  writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(readFileSync(settingsFile, 'utf8')), 'agentMemory.store.path': storeDir }, null, 2) + '\n');
+  // The demo uses its own store folder, so it never touches a real store. agentMemory.store.path is
+  // machine-scoped: in code-server (a remote window) it is read from the Machine settings file.
+  mkdirSync(join(profile.userData, 'Machine'), { recursive: true });
+  writeFileSync(join(profile.userData, 'Machine', 'settings.json'), JSON.stringify({ 'agentMemory.store.path': storeDir }, null, 2) + '\n');
   try {
     await installExtension(profile, vsix.file);
     if (fakeModel) await installExtension(profile, fakeModel);
     cpSync(DEMO_WORKSPACE, workspace, { recursive: true });
-    const seeded = await seedDemoStore(storeDir);
-    if (seeded) console.log(`seeded the demo store with ${seeded} memories from ${DEMO_SEED_FILE.replace(`${repoRoot}/`, '')}`);
+    await seedDemoStore(storeDir);
     if (stopping) return;
     server = await startCodeServer(profile, { port, folder: workspace });
   } catch (err) {
