@@ -15,7 +15,10 @@ import { join } from 'node:path';
 import { defaultModelDir } from '../src/cli/commands/recall';
 import { systemClock } from '../src/core/clock';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
+import { lexicalSearch } from '../src/core/recall/lexicalArm';
+import { queryTerms } from '../src/core/recall/queryTerms';
 import { recallDetailed } from '../src/core/recall/recallService';
+import { resolveSearchConfig } from '../src/core/config/searchConfig';
 import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
 import { VectorIndex } from '../src/core/recall/vectorIndex';
 import { normalise } from '../src/core/recall/vectorMatrix';
@@ -103,6 +106,37 @@ function dist(xs: number[]): Dist {
   return { p50: r(at(0.5)), p95: r(at(0.95)), max: r(s[s.length - 1] as number), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
 }
 
+/**
+ * CJK method comparison: the shipped instr() probe (lexicalArm.ts) against an FTS5 trigram index
+ * built here only for the measurement (build time, then query time for 3-4 character terms, which is
+ * all trigram can match: two-character CJK words, the most common, need the probe anyway).
+ */
+async function measureCjk(store: MemoryStore, n: number): Promise<Record<string, unknown>> {
+  const cfg = resolveSearchConfig();
+  const queries = Array.from({ length: 40 }, (_, i) => `${CJK[i % CJK.length]}${CJK[(i * 7 + 3) % CJK.length]}`);
+  const probe: number[] = [], tri: number[] = [];
+  let probeHits = 0, triHits = 0;
+  for (const q of queries) {
+    const t0 = performance.now();
+    probeHits += store.read((db) => lexicalSearch(db, queryTerms(q, 8), {}, cfg)).size > 0 ? 1 : 0;
+    probe.push(performance.now() - t0);
+  }
+  const b0 = performance.now();
+  await store.write('bench-trigram', (w) => {
+    w.run("CREATE VIRTUAL TABLE bench_trigram USING fts5(content, tokenize='trigram')");
+    w.run('INSERT INTO bench_trigram(rowid, content) SELECT rowid, content FROM memories');
+  });
+  const buildMs = performance.now() - b0;
+  for (const q of queries) {
+    const t0 = performance.now();
+    triHits += store.read((db) => db.all('SELECT rowid FROM bench_trigram WHERE bench_trigram MATCH ? LIMIT 100', [`"${q}"`])).length > 0 ? 1 : 0;
+    tri.push(performance.now() - t0);
+  }
+  await store.write('bench-trigram', (w) => { w.run('DROP TABLE bench_trigram'); });
+  console.log(`${String(n).padStart(6)} CJK    probe p50 ${dist(probe).p50} p95 ${dist(probe).p95} ms (${probeHits}/40 found) | trigram build ${Math.round(buildMs)} ms, query p50 ${dist(tri).p50} p95 ${dist(tri).p95} ms (${triHits}/40 found, 4-char phrase only)`);
+  return { probe: { ...dist(probe), queriesWithHits: probeHits }, trigram: { buildMs: Math.round(buildMs), ...dist(tri), queriesWithHits: triHits, note: 'matches 3+ character terms only' } };
+}
+
 function hashingEmbedder(dims: number): QueryEmbedder {
   return { id: 'bench-hash', dims, embed: async (texts) => texts.map(() => unitVector(dims)) };
 }
@@ -144,6 +178,7 @@ async function main(): Promise<void> {
       sizeReport[mode] = { ...d, queriesWithResults: hits };
       console.log(`${String(n).padStart(6)} ${mode.padEnd(7)} total p50 ${d.total!.p50} p95 ${d.total!.p95} max ${d.total!.max} ms | embed p95 ${d.embed!.p95} lexical p95 ${d.lexical!.p95} vector p95 ${d.vector!.p95} graph p95 ${d.graph!.p95} stages p95 ${d.stages!.p95}`);
     }
+    sizeReport.cjk = await measureCjk(store, n);
     (report.sizes as Record<string, unknown>)[String(n)] = sizeReport;
     await store.close();
   }
