@@ -3,8 +3,13 @@
  * Probing (seed 001): candidates come from one OR query over the Latin terms (bm25 over
  * memories_fts) plus, for CJK terms, an instr() probe over live memories (unicode61 keeps a CJK run
  * as one token, so FTS cannot find a CJK word inside a sentence; see bench/recall.ts for its cost).
- * Each candidate's hits are counted over all terms, the majority-hit rule filters, and the channel
- * score is (hits − 1 + bm25Norm) / terms. Without probing: one bm25 query, AND for ≤ 3 terms, else OR.
+ * Each candidate's hits are counted over all terms, the hit rule filters (majority up to
+ * lexical.majorityUpTo terms, so a two-term query must hit both), and the channel score blends the
+ * hit ranking (hits − 1 + bm25Norm) / terms with normalised bm25 by lexical.hitWeight.
+ * Without probing: one bm25 query, AND for ≤ 3 terms, else OR.
+ * CJK method: probing, not a trigram index. A trigram index only matches terms of 3+ characters,
+ * while most Chinese words are two characters; the instr() probe handles both (bench/recall.ts
+ * measures its cost against a trigram table at each store size).
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { SqlReader, SqlValue } from '../store/storeTypes';

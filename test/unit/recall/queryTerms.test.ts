@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { queryTerms, stripQuestionShells, significantTokens, graphTokens } from '../../../src/core/recall/queryTerms';
 import { buildMatchExpression, quoteFtsTerm, plainOperator } from '../../../src/core/recall/ftsQuery';
-import { countHits, minHits, normaliseBm25, probedLexicalScore } from '../../../src/core/recall/termProbe';
+import { countHits, minHits, normaliseBm25, probedLexicalScore, requiredHits } from '../../../src/core/recall/termProbe';
 
 describe('recall query terms', () => {
   it('strips English question shells and stop words', () => {
@@ -49,6 +49,18 @@ describe('recall FTS sanitiser', () => {
 describe('recall term probing', () => {
   it('applies the majority-hit rule: a two-term query must hit both', () => {
     assert.deepEqual([1, 2, 3, 4, 5].map(minHits), [1, 2, 2, 3, 3]);
+  });
+
+  it('keeps the majority rule up to majorityUpTo terms and needs longMin hits beyond', () => {
+    assert.deepEqual([1, 2, 3, 4, 8].map((n) => requiredHits(n, 2, 1)), [1, 2, 1, 1, 1]);
+    assert.deepEqual([1, 2, 3, 4, 8].map((n) => requiredHits(n, 3, 2)), [1, 2, 2, 2, 2]);
+    assert.equal(requiredHits(3, 2, 5), 2); // never above the majority
+  });
+
+  it('blends hit ranking with plain bm25 by hitWeight', () => {
+    // hitWeight 0.5, 2 of 4 terms, bm25Norm 0.6: 0.5·(1.6/4) + 0.5·0.6 = 0.5
+    assert.ok(Math.abs(probedLexicalScore(2, 4, 0.6, 0.5) - 0.5) < 1e-12);
+    assert.equal(probedLexicalScore(2, 4, 0.6, 0), 0.6);
   });
 
   it('counts Latin terms as whole tokens and CJK terms as substrings', () => {
