@@ -62,8 +62,15 @@ class ServicesImpl implements Services {
   constructor(readonly context: vscode.ExtensionContext) {
     this.currentSettings = this.readSettings();
     this.subs.push(
-      vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('agentMemory')) this.enqueue(() => this.applySettings()); }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.enqueue(() => this.applySettings(true))),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('agentMemory')) return;
+        // Settings read per call (search, capture, confirmations) take effect at once; the runtime follows in order.
+        const before = this.currentSettings;
+        this.currentSettings = this.readSettings();
+        const after = this.currentSettings;
+        this.enqueue(() => this.applySettings(before, after));
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.enqueue(() => this.applySettings(this.currentSettings, this.currentSettings, true))),
     );
   }
 
@@ -98,7 +105,13 @@ class ServicesImpl implements Services {
     const rt = this.current_ ?? (this.opening ? await this.opening.catch(() => undefined) : undefined);
     this.storeSub?.dispose();
     this.current_ = undefined;
-    if (rt) await rt.close().catch((e: unknown) => this.logger.warn(`closing the store: ${userMessage(e)}`));
+    if (!rt) return;
+    try {
+      await rt.close();
+    } catch (e) {
+      // At window close the output channel may already be gone; the store stays consistent (journal).
+      try { this.logger.warn(`closing the store: ${userMessage(e)}`); } catch { console.warn(`Agent Memory: closing the store: ${userMessage(e)}`); }
+    }
   }
 
   dispose(): void {
@@ -146,11 +159,8 @@ class ServicesImpl implements Services {
     });
   }
 
-  private async applySettings(forceLlm = false): Promise<void> {
-    const before = this.currentSettings;
-    const after = this.readSettings();
+  private async applySettings(before: MemorySettings, after: MemorySettings, forceLlm = false): Promise<void> {
     const delta = settingsDelta(before, after);
-    this.currentSettings = after;
     if (delta.llm && after.llm.provider !== 'none' && after.llm.provider !== before.llm.provider) {
       if (!(await askLlmConsent(after.llm.provider, this.context.globalState))) return; // turned back off; a new change event follows
     }
@@ -176,7 +186,7 @@ class ServicesImpl implements Services {
   }
 
   reapply(): Promise<void> {
-    this.enqueue(() => this.applySettings(true));
+    this.enqueue(() => this.applySettings(this.currentSettings, this.currentSettings, true));
     return this.queue;
   }
 }

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentMemoryApi } from '../../src/extension/extension';
+import type { GraphNode } from '../../src/extension/graphTreeData';
+import type { IngestResult } from '../../src/core/ingest/jsonlIngest';
+import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';
+import type { RememberResult } from '../../src/core/memory/remember';
+import type { RecallResult } from '../../src/core/recall/recallTypes';
+import { memoryApi, useFreshStore, waitForEntity } from './memoryTestKit';
+import { waitFor } from './waitFor';
+
+const SELECTED = 'We decided to use Redis to cache each reading list page; the API paginates with opaque cursors.';
+
+describe('Memory commands and the graph tree', () => {
+  let api: AgentMemoryApi;
+
+  before(async () => {
+    api = await memoryApi();
+    await useFreshStore(api, 'commands');
+  });
+
+  it('lists every Memory command in the command registry', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of ['rememberSelection', 'recall', 'pinEntity', 'unpinEntity', 'forgetMemory', 'runMaintenance', 'exportMemories', 'importMemories', 'rememberUrl', 'downloadEmbeddingModel', 'showStatus', 'showLogs']) {
+      assert.ok(all.includes(`agentMemory.${id}`), `agentMemory.${id} is not registered`);
+    }
+  });
+
+  it('Remember Selection stores the selected text of the active editor', async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Notes\n\n${SELECTED}\n` });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(2, 0, 2, SELECTED.length);
+    const r = await vscode.commands.executeCommand<RememberResult | undefined>('agentMemory.rememberSelection');
+    assert.ok(r, 'the command returned a result');
+    assert.equal(r.duplicate, false);
+    const stored = api.services.current()?.store.read((db) => db.get<{ content: string; source_type: string }>('SELECT content, source_type FROM memories WHERE id = ?', [r.id]));
+    assert.equal(stored?.content, SELECTED);
+    assert.equal(stored?.source_type, 'editor-selection');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Recall returns the remembered selection (without the quick pick when asked)', async () => {
+    const results = await vscode.commands.executeCommand<RecallResult[] | undefined>('agentMemory.recall', 'how does pagination work', { showPicker: false });
+    assert.ok(results && results.length > 0, 'recall found something');
+    assert.match(results[0]?.content ?? '', /opaque cursors/);
+  });
+
+  it('Pin Entity and Unpin Entity change the pin, and the tree shows a Pinned section with it', async () => {
+    const id = await waitForEntity(api, 'redis');
+    assert.equal(await vscode.commands.executeCommand('agentMemory.pinEntity', 'redis'), true);
+    const pinnedChildren = await waitFor('the Pinned section to list redis', async () => {
+      const roots = await api.graphTree.getChildren();
+      const pinned = roots[0];
+      if (pinned?.kind !== 'section' || pinned.label !== 'Pinned') return undefined;
+      const children = await api.graphTree.getChildren(pinned);
+      return children.some((c) => c.kind === 'entity' && c.entityId === id) ? children : undefined;
+    });
+    const node = pinnedChildren.find((c): c is Extract<GraphNode, { kind: 'entity' }> => c.kind === 'entity' && c.entityId === id);
+    assert.ok(node);
+    assert.equal(api.graphTree.getTreeItem(node).contextValue, 'entity.pinned', 'the inline unpin menu shows on pinned entities');
+
+    assert.equal(await vscode.commands.executeCommand('agentMemory.unpinEntity', { entityId: id }), false);
+    const roots = await api.graphTree.getChildren();
+    const pinned = roots[0];
+    assert.ok(pinned?.kind === 'section' && pinned.entities.length === 0, 'the Pinned section is empty after unpinning');
+  });
+
+  it('expands an entity into aspects and attributes', async () => {
+    const id = await waitForEntity(api, 'redis');
+    const roots = await api.graphTree.getChildren();
+    const section = roots.find((r) => r.kind === 'section' && r.entities.some((e) => e.id === id) && r.id !== 'pinned');
+    assert.ok(section);
+    const entity = (await api.graphTree.getChildren(section)).find((c) => c.kind === 'entity' && c.entityId === id);
+    assert.ok(entity);
+    assert.match(entity.description, /mention/);
+    const aspect = await waitFor('the decisions aspect of redis', async () => (await api.graphTree.getChildren(entity)).find((c) => c.kind === 'aspect'));
+    assert.match(aspect.description, /weight \d\.\d\d/);
+    const attributes = await api.graphTree.getChildren(aspect);
+    assert.ok(attributes.some((a) => a.kind === 'attribute' && /Redis to cache/.test(a.label)), JSON.stringify(attributes));
+  });
+
+  it('Run Maintenance with "all" runs every task and returns a summary', async () => {
+    const report = await vscode.commands.executeCommand<MaintenanceReport | undefined>('agentMemory.runMaintenance', 'all');
+    assert.ok(report, 'maintenance returned a report');
+    assert.ok(report.tasks.length >= 3, `tasks: ${report.tasks.map((t) => t.task).join(', ')}`);
+    for (const t of report.tasks) assert.notEqual(t.status, 'failed', `${t.task} failed: ${t.error ?? ''}`);
+  });
+
+  it('exports to JSONL and Markdown and imports both back as duplicates', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-export-'));
+    for (const file of ['memories.jsonl', 'memories.md']) {
+      const target = vscode.Uri.file(join(dir, file));
+      const count = await vscode.commands.executeCommand<number | undefined>('agentMemory.exportMemories', target);
+      assert.equal(count, 1);
+      assert.match(readFileSync(target.fsPath, 'utf8'), /opaque cursors/);
+      const r = await vscode.commands.executeCommand<IngestResult | undefined>('agentMemory.importMemories', target);
+      assert.deepEqual({ ingested: r?.ingested, duplicates: r?.duplicates }, { ingested: 0, duplicates: 1 }, file);
+    }
+  });
+
+  it('a failing command reports a clear message and resolves to undefined', async () => {
+    const r = await vscode.commands.executeCommand('agentMemory.importMemories', vscode.Uri.file(join(tmpdir(), 'does-not-exist.jsonl')));
+    assert.equal(r, undefined);
+  });
+});

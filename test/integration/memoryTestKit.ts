@@ -1,0 +1,60 @@
+/**
+ * Helpers for the integration tests that drive the wired extension: the extension's API
+ * (activate() exports), a fresh store per suite (agentMemory.store.path, applied without reload),
+ * and polling for background work (extraction) with timeouts.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentMemoryApi } from '../../src/extension/extension';
+import type { MemoryRuntime } from '../../src/extension/runtime/memoryRuntime';
+import type { ChatRequestRecord } from '../../src/extension/chatParticipant';
+import { waitFor } from './waitFor';
+
+export const EXTENSION_ID = 'agent-memory.agent-memory';
+
+export async function memoryApi(): Promise<AgentMemoryApi> {
+  const ext = vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('agentMemory').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Points agentMemory.store.path at a new empty folder and waits until the runtime uses it. */
+export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryRuntime> {
+  const dir = resolve(mkdtempSync(join(tmpdir(), `agent-memory-it-${label}-`)));
+  await setSetting('store.path', dir);
+  return waitFor(`the store to reopen at ${dir}`, async () => {
+    const rt = await api.services.runtime();
+    return rt.store.dir === dir ? rt : undefined;
+  }, 30_000, 100);
+}
+
+/** Waits until the knowledge graph holds an entity with this canonical name; returns its id. */
+export function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
+  return waitFor(`entity "${name}" to be extracted`, () => {
+    const rt = api.services.current();
+    return rt?.store.read((db) => (db.hasTable('entities') ? db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id : undefined));
+  }, timeoutMs, 200);
+}
+
+const LAST_REQUEST_COMMAND = 'agentMemory._lastChatRequest';
+
+/** Sends a chat message to @memory and waits for the participant to finish answering it. */
+export async function askMemory(query: string): Promise<ChatRequestRecord> {
+  const before = await vscode.commands.executeCommand<ChatRequestRecord | undefined>(LAST_REQUEST_COMMAND);
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query });
+  return waitFor(`@memory to answer "${query}"`, async () => {
+    const last = await vscode.commands.executeCommand<ChatRequestRecord | undefined>(LAST_REQUEST_COMMAND);
+    return last && last.sequence !== before?.sequence && last.done ? last : undefined;
+  }, 45_000, 150);
+}
+
+export function sessionsByHarness(rt: MemoryRuntime, harness: string): { session_key: string; turns: number }[] {
+  return rt.store.read((db) => db.all<{ session_key: string; turns: number }>(
+    'SELECT s.session_key, (SELECT COUNT(*) FROM session_turns t WHERE t.session_key = s.session_key) AS turns FROM sessions s WHERE s.harness = ?', [harness]));
+}

@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { AgentMemoryApi } from '../../src/extension/extension';
+import { memoryApi, sessionsByHarness, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
+import { waitFor } from './waitFor';
+
+function text(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+async function invoke(name: string, input: object): Promise<string> {
+  const cts = new vscode.CancellationTokenSource();
+  return text(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token));
+}
+
+describe('memory language model tools (vscode.lm.invokeTool)', () => {
+  let api: AgentMemoryApi;
+
+  before(async () => {
+    api = await memoryApi();
+    await useFreshStore(api, 'tools');
+    // Outside a chat, VS Code shows a modal for confirmation messages; the setting turns them off.
+    await setSetting('tools.confirmWrites', false);
+    await waitFor('confirmWrites off', () => (api.services.settings().confirmToolWrites ? undefined : true));
+  });
+
+  after(async () => {
+    await setSetting('tools.confirmWrites', undefined);
+  });
+
+  it('registers memory_recall, memory_remember and memory_pin with their schemas', () => {
+    const names = vscode.lm.tools.map((t) => t.name);
+    for (const n of ['memory_recall', 'memory_remember', 'memory_pin']) assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
+    const recall = vscode.lm.tools.find((t) => t.name === 'memory_recall');
+    assert.deepEqual((recall?.inputSchema as { required?: string[] }).required, ['query']);
+  });
+
+  it('memory_remember stores a memory and memory_recall finds it', async () => {
+    const stored = await invoke('memory_remember', { content: 'Deployments of the shelf service run through GitHub Actions and Docker.', type: 'fact' });
+    assert.match(stored, /^Remembered as /);
+    const found = await invoke('memory_recall', { query: 'how do we deploy with docker', limit: 5 });
+    assert.match(found, /GitHub Actions and Docker/);
+    assert.match(found, /\[1\] id=/);
+  });
+
+  it('memory_recall answers an empty query with a clear error, not an exception', async () => {
+    assert.match(await invoke('memory_recall', { query: '  ' }), /^Error: The "query" input must be a non-empty string/);
+  });
+
+  it('memory_pin pins an extracted entity and reports an unknown one', async () => {
+    await waitForEntity(api, 'docker');
+    assert.match(await invoke('memory_pin', { entity: 'docker' }), /^Pinned /);
+    assert.match(await invoke('memory_pin', { entity: 'docker', pinned: false }), /^Unpinned /);
+    assert.match(await invoke('memory_pin', { entity: 'no-such-entity-xyz' }), /^Error: No entity named/);
+  });
+
+  it('asks for confirmation before writing when agentMemory.tools.confirmWrites is on', async () => {
+    await setSetting('tools.confirmWrites', true);
+    await waitFor('confirmWrites on', () => (api.services.settings().confirmToolWrites ? true : undefined));
+    const cts = new vscode.CancellationTokenSource();
+    const prepared = await api.tools.remember.prepareInvocation?.({ input: { content: 'x' } }, cts.token);
+    assert.equal(prepared?.confirmationMessages?.title, 'Remember this?');
+    const recall = await api.tools.recall.prepareInvocation?.({ input: { query: 'x' } }, cts.token);
+    assert.equal(recall?.confirmationMessages, undefined, 'reading needs no confirmation');
+    await setSetting('tools.confirmWrites', false);
+    await waitFor('confirmWrites off', () => (api.services.settings().confirmToolWrites ? undefined : true));
+  });
+
+  it('captures tool calls into a tools session', () => {
+    const rt = api.services.current();
+    assert.ok(rt);
+    const sessions = sessionsByHarness(rt, 'vscode-lm-tools');
+    assert.equal(sessions.length, 1);
+    assert.ok((sessions[0]?.turns ?? 0) >= 3, `tool turns: ${JSON.stringify(sessions)}`);
+  });
+});

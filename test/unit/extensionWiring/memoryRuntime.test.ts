@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../../src/core/clock';
+import { createRecordingLogger } from '../../../src/core/logger';
+import { readMemorySettings } from '../../../src/extension/config/memorySettings';
+import { forget, recallMemories, rememberText, setEntityPinned, storeIsEmpty } from '../../../src/extension/memoryActions';
+import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
+
+/** The extension's runtime on a temp store, without an embedding model (keyword recall). */
+describe('extension runtime (store, job worker, feedback loop)', () => {
+  let dir: string;
+  let rt: MemoryRuntime;
+  const logger = createRecordingLogger();
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'am-runtime-'));
+    const settings = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'no-such-model') : undefined));
+    rt = await MemoryRuntime.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger, clock: systemClock }, settings, undefined);
+  });
+
+  afterEach(async () => {
+    await rt.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reports a missing embedding model in the status and still recalls by keyword', async () => {
+    assert.equal(storeIsEmpty(rt), true);
+    const s = rt.status();
+    assert.equal(s.model.state, 'missing');
+    assert.equal(s.memories, 0);
+    const r = await rememberText(rt, 'The shelf service stores reading lists in SQLite.');
+    assert.equal(r.duplicate, false);
+    const results = await recallMemories(rt, 'sqlite reading lists');
+    assert.equal(results[0]?.id, r.id);
+    assert.ok(results[0]?.explain, 'results carry the explain breakdown');
+  });
+
+  it('extracts entities in the background so they can be pinned, and forgets a memory', async () => {
+    const r = await rememberText(rt, 'We decided to use Redis to cache each reading list page.');
+    const deadline = Date.now() + 10_000;
+    while (!rt.store.read((db) => db.hasTable('entities') && db.get('SELECT id FROM entities WHERE canonical_name = ?', ['redis']))) {
+      if (Date.now() > deadline) assert.fail('redis was not extracted within 10 s');
+      rt.poke();
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.equal((await setEntityPinned(rt, 'redis', true)).changed, true);
+    assert.equal((await setEntityPinned(rt, 'Redis', true)).changed, false, 'pinning is idempotent');
+    await forget(rt, r.id);
+    assert.equal(rt.status().memories, 0);
+  });
+
+  it('rejects empty text with a coded error and writes nothing', async () => {
+    await assert.rejects(rememberText(rt, '   '), (e: unknown) => (e as { code?: string }).code === 'E_INVALID_INPUT');
+    assert.equal(rt.status().memories, 0);
+  });
+
+  it('rebuilds the pipeline on new settings without reopening the store', async () => {
+    const store = rt.store;
+    await rememberText(rt, 'We deploy with Docker.');
+    const next = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'still-missing') : k === 'search.limit' ? 3 : undefined));
+    await rt.reconfigure(next, undefined);
+    assert.equal(rt.store, store);
+    assert.equal(rt.currentSettings.search.limit, 3);
+    assert.equal((await recallMemories(rt, 'docker')).length, 1);
+  });
+});
