@@ -99,7 +99,9 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
     if (stdin && query !== '') throw new MemoryError('E_USAGE', 'recall --stdin reads requests from standard input; give no query argument.');
     const makeEmbedder = options.embedder ?? (() => {
       const dir = defaultModelDir();
-      return dir ? new WorkerEmbedder({ modelDir: dir }) : undefined;
+      // One intra-op thread: a single short query gains nothing from two, and on small machines a
+      // spinning second ONNX thread competes with the arms running on the main thread.
+      return dir ? new WorkerEmbedder({ modelDir: dir, intraOpThreads: 1 }) : undefined;
     });
     const embedder = only === 'lexical' ? undefined : makeEmbedder();
     try {
