@@ -22,6 +22,9 @@ export interface AgentMemoryApi {
 
 let active: Services | undefined;
 
+/** Delay after activation before the store opens in the background (first use opens it sooner). */
+export const BACKGROUND_OPEN_DELAY_MS = 2_000;
+
 /**
  * The composition root: the only place that builds services and wires them to VS Code.
  * Nothing here touches the store: it opens on first use. Every disposable goes into
@@ -57,8 +60,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
     previous?.source.dispose();
   }), { dispose: () => { panelSource?.sub.dispose(); panelSource?.source.dispose(); } });
 
-  // A provider configured before this version (or in settings.json) still needs the user's OK once.
-  setTimeout(() => { void promptLlmConsentIfNeeded(services).catch((e: unknown) => services.logger.warn(`language model consent: ${userMessage(e)}`)); }, 0);
+  // After activation, off its critical path: open the store so queued background jobs resume, idle
+  // sessions end and the status bar fills in; then ask once for a provider configured in settings.json.
+  const warmUp = setTimeout(() => {
+    void services.runtime().catch((e: unknown) => services.logger.warn(`opening the store: ${userMessage(e)}`));
+    void promptLlmConsentIfNeeded(services).catch((e: unknown) => services.logger.warn(`language model consent: ${userMessage(e)}`));
+  }, BACKGROUND_OPEN_DELAY_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
   services.logger.info(`Agent Memory activated in ${Date.now() - started} ms (store opens on first use)`);
   return { services, graphTree, tools };
 }

@@ -11,7 +11,8 @@ import type { LlmProviderName, LlmSettings } from './config/memorySettings';
 import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
 
 export const LLM_API_KEY_SECRET = 'agentMemory.llm.apiKey';
-const CONSENT_KEY = 'agentMemory.llm.consent';
+/** globalState key: providers the user agreed to (the first-run prompt). */
+export const LLM_CONSENT_KEY = 'agentMemory.llm.consent';
 
 export interface LlmChoice {
   readonly client: LlmClient | undefined;
@@ -20,7 +21,7 @@ export interface LlmChoice {
 }
 
 export function hasLlmConsent(state: vscode.Memento, provider: LlmProviderName): boolean {
-  return state.get<string[]>(CONSENT_KEY, []).includes(provider);
+  return state.get<string[]>(LLM_CONSENT_KEY, []).includes(provider);
 }
 
 export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean; state: vscode.Memento; secrets: vscode.SecretStorage; logger: Logger }): Promise<LlmChoice> {
@@ -62,7 +63,7 @@ export async function askLlmConsent(provider: LlmProviderName, state: vscode.Mem
     enable,
   );
   if (choice === enable) {
-    await state.update(CONSENT_KEY, [...state.get<string[]>(CONSENT_KEY, []), provider]);
+    await state.update(LLM_CONSENT_KEY, [...state.get<string[]>(LLM_CONSENT_KEY, []), provider]);
     return true;
   }
   await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', 'none', vscode.ConfigurationTarget.Global);
