@@ -167,8 +167,8 @@ recallForm.addEventListener('submit', (e) => {
 function renderTypes(types: readonly string[]): void {
   const wanted = state.entityType;
   const all = wanted && !types.includes(wanted) ? [...types, wanted] : types;
-  const current = Array.from(typeSelect.options, (o) => o.value).join('\n');
-  if (current === ['', ...all].join('\n')) return;
+  const current = Array.from(typeSelect.options, (o) => o.value);
+  if (current.length === all.length + 1 && current.join('\n') === ['', ...all].join('\n')) return;
   typeSelect.replaceChildren(h('option', { value: '' }, 'All types'), ...all.map((t) => h('option', { value: t }, t)));
   typeSelect.value = wanted ?? '';
 }
@@ -179,6 +179,8 @@ function renderListMeta(): void {
   listMeta.textContent = `${total.toLocaleString('en-US')} ${total === 1 ? 'entity' : 'entities'}${filtered ? ' match' : ''}`;
   emptyList.hidden = total > 0;
   list.element.hidden = total === 0;
+  // With nothing to list, the empty state takes its natural height and the detail placeholder goes.
+  entitiesPanel.classList.toggle('is-empty', total === 0);
   if (total === 0) {
     emptyList.textContent = filtered
       ? 'No entities match. Clear the search or pick another type.'
