@@ -34,11 +34,14 @@ export async function reembedStale(store: MemoryStore, embedder: Embedder, optio
   await store.write('embed:mark-stale', (db) => markStaleVectors(db, embedder.id));
   const total = store.read((db) => countStaleVectors(db, embedder.id));
   let done = 0;
-  const skipped = new Set<string>();
+  let embedded = 0;
+  // Every memory is tried at most once per run, so the loop always ends.
+  const attempted = new Set<string>();
   options.onProgress?.({ done, total });
   while (!options.signal?.aborted) {
-    const batch = store.read((db) => listStaleVectors(db, embedder.id, batchSize + skipped.size)).filter((m) => !skipped.has(m.id)).slice(0, batchSize);
+    const batch = store.read((db) => listStaleVectors(db, embedder.id, batchSize + attempted.size)).filter((m) => !attempted.has(m.id)).slice(0, batchSize);
     if (batch.length === 0) break;
+    for (const m of batch) attempted.add(m.id);
     let vectors: Float32Array[];
     try {
       vectors = await embedder.embed(batch.map((m) => m.content), options.signal ? { signal: options.signal } : {});
@@ -51,13 +54,14 @@ export async function reembedStale(store: MemoryStore, embedder: Embedder, optio
       batch.forEach((m, i) => {
         // A memory edited or deleted since it was read is left for the next pass.
         const current = db.get<{ content_hash: string | null; is_deleted: number }>('SELECT content_hash, is_deleted FROM memories WHERE id = ?', [m.id]);
-        if (!current || current.is_deleted || current.content_hash !== m.contentHash) { skipped.add(m.id); return; }
+        if (!current || current.is_deleted || current.content_hash !== m.contentHash) return;
         upsertMemoryVector(db, embedder.id, { memoryId: m.id, contentHash: m.contentHash, vector: vectors[i] as Float32Array }, now);
+        embedded++;
       });
     });
     done += batch.length;
     options.onProgress?.({ done: Math.min(done, total), total });
   }
   const remaining = store.read((db) => countStaleVectors(db, embedder.id));
-  return { embedded: done - [...skipped].length, remaining, cancelled: options.signal?.aborted ?? false };
+  return { embedded, remaining, cancelled: options.signal?.aborted ?? false };
 }
