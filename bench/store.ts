@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countMemories, insertMemory } from '../src/core/memory/memoryRecords';
 import { openStore } from '../src/core/store/openStore';
@@ -95,6 +95,7 @@ async function probeOpen(dir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-memory-bench-'));
+  const loadStart = loadavg()[0] as number;
   try {
     const fsync = rawFsync(dir);
     const store = await openStore({ dir, config: { snapshotOnClose: 'never' } });
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
       bench: 'store',
       date: new Date().toISOString(),
       node: process.version,
+      // Other processes share this machine's 2 cores; a high load inflates every figure.
+      loadAverage1m: { start: round(loadStart, 1), end: round(loadavg()[0] as number, 1) },
       samplesPerLatency: SAMPLES,
       rawFdatasyncMs: fsync,
       writeLatencyMs: { at1k: at1k, [`at${LARGE}`]: atLarge },

@@ -1,7 +1,7 @@
 /**
  * A child process for the store's multi-process tests (run with `node --require tsx/cjs`).
  *   loop DIR PREFIX            write memories until killed; print "ack <id>" after each durable write
- *   batch DIR PREFIX N TOTAL   write N memories (8 in flight), then wait until TOTAL memories whose
+ *   batch DIR PREFIX N TOTAL   write N memories (25 in flight), then wait until TOTAL memories whose
  *                              content starts with "w" are visible; print "saw <count>" and exit
  * Small snapshot/rotation thresholds make kills land inside snapshots and rotations too.
  */
@@ -13,7 +13,7 @@ import { createStreamLogger } from '../../../src/core/logger';
 const [mode, dir, prefix, nText, totalText] = process.argv.slice(2) as [string, string, string, string?, string?];
 const say = (line: string): void => { writeSync(1, `${line}\n`); };
 const now = (): string => new Date().toISOString();
-const IN_FLIGHT = 8;
+const IN_FLIGHT = 25;
 
 async function loop(): Promise<void> {
   const store = await openStore({ dir, logger: createStreamLogger('warn'), config: { snapshotEveryRecords: 40, snapshotDelayMs: 0, journalRotateBytes: 8192, snapshotEveryBytes: 8192 } });
@@ -27,7 +27,8 @@ async function loop(): Promise<void> {
 async function batch(): Promise<void> {
   const n = Number(nText);
   const total = Number(totalText);
-  const store = await openStore({ dir, config: { pollIntervalMs: 20 }, logger: createStreamLogger('warn') });
+  // Generous lock and visibility deadlines: the test machine may be heavily loaded.
+  const store = await openStore({ dir, config: { pollIntervalMs: 20, lockTimeoutMs: 60_000 }, logger: createStreamLogger('warn') });
   say('ready');
   for (let i = 0; i < n; i += IN_FLIGHT) {
     const group: Promise<unknown>[] = [];
@@ -36,7 +37,7 @@ async function batch(): Promise<void> {
     }
     await Promise.all(group);
   }
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   let seen = 0;
   while (Date.now() < deadline) {
     seen = store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memories WHERE content LIKE 'w %'")?.n ?? 0);
