@@ -24,6 +24,14 @@ export function hasLlmConsent(state: vscode.Memento, provider: LlmProviderName):
   return state.get<string[]>(LLM_CONSENT_KEY, []).includes(provider);
 }
 
+/** Caps every call's timeout at agentMemory.llm.timeoutSeconds (features ask for their own, often longer). */
+export function withTimeoutCap(client: LlmClient, maxTimeoutMs: number): LlmClient {
+  return {
+    label: client.label,
+    complete: (prompt, options) => client.complete(prompt, { ...options, timeoutMs: Math.min(options.timeoutMs, maxTimeoutMs) }),
+  };
+}
+
 export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean; state: vscode.Memento; secrets: vscode.SecretStorage; logger: Logger }): Promise<LlmChoice> {
   if (settings.provider === 'none') return { client: undefined, description: 'off (agentMemory.llm.provider is "none"): heuristic extraction, no hints' };
   if (!deps.trusted) return { client: undefined, description: 'off in this untrusted workspace' };
@@ -32,12 +40,12 @@ export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean
     if (settings.provider === 'vscode') {
       const model = await pickChatModel({ vendor: settings.vendor, family: settings.family });
       if (!model) return { client: undefined, description: 'no VS Code language model is installed that matches agentMemory.llm.vscode.*' };
-      const client = createVscodeLlmClient(model);
+      const client = withTimeoutCap(createVscodeLlmClient(model), settings.timeoutMs);
       return { client, description: client.label };
     }
     if (!settings.baseUrl || !settings.model) return { client: undefined, description: 'set agentMemory.llm.openaiCompatible.baseUrl and .model' };
     const apiKey = await deps.secrets.get(LLM_API_KEY_SECRET);
-    const client = createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) });
+    const client = withTimeoutCap(createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) }), settings.timeoutMs);
     return { client, description: client.label };
   } catch (e) {
     deps.logger.warn(`language model: ${userMessage(e)}`);

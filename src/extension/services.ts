@@ -12,6 +12,7 @@ import { noProgress } from '../core/hostContext';
 import type { StoreChange } from '../core/store/storeTypes';
 import { readMemorySettings, settingsDelta } from './config/memorySettings';
 import type { MemorySettings } from './config/memorySettings';
+import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from './llmProvider';
 import type { LlmChoice } from './llmProvider';
 import { MemoryRuntime } from './runtime/memoryRuntime';
@@ -47,6 +48,8 @@ export function storeDirFor(settings: MemorySettings, context: vscode.ExtensionC
 
 class ServicesImpl implements Services {
   readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
+  /** What core services log through: the channel, filtered by agentMemory.log.level. */
+  private readonly coreLogger = levelLogger(this.logger, () => this.currentSettings.logLevel);
   private current_: MemoryRuntime | undefined;
   private opening: Promise<MemoryRuntime> | undefined;
   private currentSettings: MemorySettings;
@@ -83,7 +86,7 @@ class ServicesImpl implements Services {
         bundledModelsDir: path.join(this.context.extensionUri.fsPath, 'models'),
         cacheDir: path.join(this.context.globalStorageUri.fsPath, 'cache'),
       },
-      logger: this.logger,
+      logger: this.coreLogger,
       clock: systemClock,
       llm: this.choice.client,
       progress: noProgress,

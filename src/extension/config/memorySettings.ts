@@ -13,7 +13,9 @@ import { resolveModelConfig } from '../../core/config/modelConfig';
 import type { ModelConfig, RerankProviderName } from '../../core/config/modelConfig';
 import { resolveSearchConfig } from '../../core/config/searchConfig';
 import type { SearchConfig } from '../../core/config/searchConfig';
+import type { LogLevel } from '../../core/logger';
 import type { FeedbackLoopSettings } from '../../core/sessions/feedbackLoop';
+import { isLogLevel } from '../levelLogger';
 import { feedbackLoopSettingsFrom } from '../../core/sessions/feedbackLoopSettings';
 
 export type SettingGetter = (key: string) => unknown;
@@ -48,6 +50,8 @@ export interface MemorySettings {
   readonly captureEnabled: boolean;
   /** Ask before memory_remember / memory_pin write (agent mode and other participants). */
   readonly confirmToolWrites: boolean;
+  /** Minimum level of core service lines in the output channel. */
+  readonly logLevel: LogLevel;
 }
 
 const SECOND = 1_000;
@@ -139,6 +143,7 @@ export function readMemorySettings(get: SettingGetter): MemorySettings {
     llm: llmSettings(get),
     captureEnabled: bool(get('capture.enabled'), true),
     confirmToolWrites: bool(get('tools.confirmWrites'), true),
+    logLevel: isLogLevel(get('log.level')) ? (get('log.level') as LogLevel) : 'info',
   };
 }
 
