@@ -15,7 +15,8 @@ import { errnoCode, storeIoError } from './storeFs';
 import type { StoreFs } from './storeFs';
 import type { WriteLock } from './writeLock';
 
-const TEMP_SNAPSHOT = /^snapshot\.amsnap\.(\d+)\.[0-9a-f]+\.tmp$/;
+/** Temp files of a snapshot or journal generation being created, named with the creator's pid. */
+const TEMP_FILE = /^(?:snapshot\.amsnap\.(\d+)\.[0-9a-f]+\.tmp|journal\.\d{8}\.(\d+)\.new)$/;
 
 export interface SnapshotKeeperOptions {
   readonly dir: string;
@@ -123,8 +124,9 @@ export class SnapshotKeeper {
       }
     }
     for (const f of this.o.fs.readdirSync(this.o.dir)) {
-      const m = TEMP_SNAPSHOT.exec(f);
-      if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) {
+      const m = TEMP_FILE.exec(f);
+      const pid = m ? Number(m[1] ?? m[2]) : undefined;
+      if (pid !== undefined && pid !== process.pid && !pidAlive(pid)) {
         try { this.o.fs.unlinkSync(join(this.o.dir, f)); } catch { /* another process cleaned it */ }
       }
     }

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ManualClock } from '../../../src/core/clock';
 import { countMemories, getMemory, insertMemory } from '../../../src/core/memory/memoryRecords';
 import { openStore } from '../../../src/core/store/openStore';
@@ -116,6 +118,17 @@ describe('durable store', () => {
     await a.close();
     const b = await openIn(config);
     assert.equal(b.read((db) => ids.filter((id) => !getMemory(db, id)).length), 0);
+  });
+
+  it('removes temp files that dead processes left behind when it compacts', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    const leftovers = [`snapshot.amsnap.${dead}.0badc0de.tmp`, `journal.00000009.${dead}.new`];
+    for (const f of leftovers) writeFileSync(join(temp.dir, f), 'partial');
+    const a = await openIn();
+    await remember(a, 'something to snapshot');
+    await a.snapshot();
+    const files = readdirSync(temp.dir);
+    for (const f of leftovers) assert.ok(!files.includes(f), `${f} was kept`);
   });
 
   it('snapshots on close only when due under the ifDue policy', async () => {

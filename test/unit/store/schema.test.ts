@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { isMemoryError } from '../../../src/core/errors';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { MIGRATIONS, SCHEMA_VERSION, runMigrations } from '../../../src/core/store/migrations';
+import { MIGRATIONS, SCHEMA_VERSION, addColumnIfMissing, runMigrations } from '../../../src/core/store/migrations';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 
 const TABLES = ['memories', 'memories_fts', 'embeddings', 'entities', 'entities_fts', 'relations', 'memory_entity_mentions',
@@ -49,6 +49,12 @@ describe('store schema and in-memory store', () => {
     assert.deepEqual(outcome.applied, []);
     assert.equal(outcome.runs, 0);
     assert.deepEqual(store.read((db) => db.all('SELECT type, name, sql FROM sqlite_master ORDER BY name')), before);
+  });
+
+  it('adds a missing column once and reports a second call as a no-op', async () => {
+    const added = await store.write('col', (w) => [addColumnIfMissing(w, 'memories', 'extra_note', 'TEXT'), addColumnIfMissing(w, 'memories', 'extra_note', 'TEXT')]);
+    assert.deepEqual(added, [true, false]);
+    assert.ok(store.read((db) => db.all<{ name: string }>('PRAGMA table_info(memories)').some((c) => c.name === 'extra_note')));
   });
 
   it('keeps metadata-only updates out of the FTS index', async () => {
