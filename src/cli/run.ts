@@ -17,6 +17,8 @@ import { entitiesCommand } from './commands/entities';
 import { graphCommand } from './commands/graph';
 import { forgetCommand } from './commands/forget';
 import { fetchCommand } from './commands/fetch';
+import { importCommand } from './commands/import';
+import { exportCommand } from './commands/export';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -50,6 +52,8 @@ commands:
   graph NAME [--json]  an entity's aspects, attributes (with status) and relations
   forget ID [--json]   hard delete a memory with its vectors, hints and graph traces
   fetch URL [--allow-private] [--project P] [--no-wait] [--json]   fetch a document and remember it
+  import FILE [--format vscode|claude|jsonl] [--project P] [--no-wait] [--json]   import another agent's transcript
+  export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -72,6 +76,8 @@ const commands: Record<string, CliCommand> = {
   graph: graphCommand,
   forget: forgetCommand,
   fetch: fetchCommand,
+  import: importCommand,
+  export: exportCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

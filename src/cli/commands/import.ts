@@ -1,0 +1,63 @@
+import { readFileSync, statSync } from 'node:fs';
+import { resolveCaptureConfig } from '../../core/config/captureConfig';
+import { MemoryError } from '../../core/errors';
+import { createStreamLogger } from '../../core/logger';
+import { importTranscript } from '../../core/capture/transcriptImport';
+import type { ImportReport } from '../../core/capture/transcriptImport';
+import { isTranscriptFormat, parseTranscript } from '../../core/capture/transcriptFormat';
+import { stringFlag } from '../args';
+import type { ParsedArgs } from '../args';
+import { withCliStore } from '../openCliStore';
+import type { CliCommand } from '../run';
+import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
+import type { PipelineCliOptions } from './ingest';
+
+/** Reads a transcript file, refusing a missing or oversized one with a coded error. */
+export function readTranscriptFile(file: string, maxBytes: number): string {
+  let size: number;
+  try { size = statSync(file).size; } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
+  if (size > maxBytes) throw new MemoryError('E_INVALID_INPUT', `${file} is larger than ${maxBytes} bytes; not imported.`, { size });
+  try { return readFileSync(file, 'utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
+}
+
+function describe(r: ImportReport): string {
+  return `imported ${r.format} transcript: ${r.turns} turn(s), ${r.memoriesCreated} new memor${r.memoriesCreated === 1 ? 'y' : 'ies'}, ${r.duplicates} already known (session ${r.sessionKey})\n`;
+}
+
+function formatFlag(args: ParsedArgs) {
+  const f = stringFlag(args, 'format');
+  if (f !== undefined && !isTranscriptFormat(f)) throw new MemoryError('E_USAGE', '--format must be vscode, claude or jsonl');
+  return f;
+}
+
+/**
+ * `agent-memory import FILE [--format vscode|claude|jsonl] [--project P] [--json] [--no-wait]`:
+ * imports another agent's transcript (docs/transcripts.md); waits, like ingest, until the new
+ * memories are embedded and extracted unless --no-wait. Importing the same file again is a no-op.
+ */
+export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand {
+  return async (args, io) => {
+    const file = args.positionals[0];
+    if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'import needs one transcript file, e.g. agent-memory import session.jsonl');
+    const format = formatFlag(args);
+    const project = stringFlag(args, 'project');
+    const capture = resolveCaptureConfig();
+    const transcript = parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) });
+    const llm = (options.llm ?? cliLlm)(args);
+    const embedder = cliEmbedder(options);
+    const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
+    try {
+      const report = await withCliStore(args, async (store) => {
+        const r = await importTranscript(store, transcript, { remember: cliRememberDeps(embedder), capture }, project ? { project } : {});
+        if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settlePipeline(store, embedder, llm, logger, io);
+        return r;
+      });
+      io.stdout(args.flags.json === true ? `${JSON.stringify(report)}\n` : describe(report));
+      return 0;
+    } finally {
+      await embedder?.dispose();
+    }
+  };
+}
+
+export const importCommand: CliCommand = makeImportCommand();
