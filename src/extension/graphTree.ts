@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { userMessage } from '../core/errors';
-import { aspectChildren, entityChildren, entityNode, relationChildren, rootNodes } from './graphTreeData';
+import { aspectChildren, entityChildren, entityNode, PINNED_SECTION_ID, relationChildren, rootNodes } from './graphTreeData';
 import type { GraphNode } from './graphTreeData';
 import type { Services } from './services';
 
@@ -37,8 +37,9 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
   getTreeItem(node: GraphNode): vscode.TreeItem {
     switch (node.kind) {
       case 'section': {
-        const item = new vscode.TreeItem(node.label, node.entities.length ? (node.id === 'pinned' ? vscode.TreeItemCollapsibleState.Expanded : COLLAPSED) : NONE);
-        item.iconPath = new vscode.ThemeIcon(node.id === 'pinned' ? 'pinned' : 'symbol-namespace');
+        const pinnedSection = node.id.startsWith(PINNED_SECTION_ID);
+        const item = new vscode.TreeItem(node.label, node.entities.length ? (pinnedSection ? vscode.TreeItemCollapsibleState.Expanded : COLLAPSED) : NONE);
+        item.iconPath = new vscode.ThemeIcon(pinnedSection ? 'pinned' : 'symbol-namespace');
         item.contextValue = 'section';
         return this.finish(item, node);
       }
@@ -106,7 +107,7 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
   async findEntity(entityId: string): Promise<GraphNode | undefined> {
     const roots = await this.getChildren();
     for (const r of roots) {
-      if (r.kind !== 'section' || r.id === 'pinned') continue;
+      if (r.kind !== 'section' || r.id.startsWith(PINNED_SECTION_ID)) continue;
       const e = r.entities.find((x) => x.id === entityId);
       if (e) return entityNode(e, r.id);
     }

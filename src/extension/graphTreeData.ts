@@ -11,6 +11,8 @@ import { snippet } from './chat/recallFormat';
 
 /** Entities the tree lists at most (the Knowledge panel's list scales further). */
 export const TREE_MAX_ENTITIES = 5_000;
+/** Id of the Pinned section while it holds entities. */
+export const PINNED_SECTION_ID = 'pinned';
 /** Attribute text shown in a tree label. */
 export const TREE_LABEL_CHARS = 80;
 
@@ -37,7 +39,8 @@ export function rootNodes(db: SqlReader): GraphNode[] {
   if (all.length === 0) return [];
   const roots: GraphNode[] = [];
   const pinned = all.filter((e) => e.pinned);
-  roots.push({ kind: 'section', id: 'pinned', label: 'Pinned', description: pinned.length ? `${pinned.length} ${pinned.length === 1 ? 'entity' : 'entities'}` : 'none — pin entities to keep them focal', entities: pinned });
+  // A distinct id once pins exist, so VS Code shows the section expanded instead of keeping the empty one's state.
+  roots.push({ kind: 'section', id: pinned.length ? PINNED_SECTION_ID : `${PINNED_SECTION_ID}:none`, label: 'Pinned', description: pinned.length ? `${pinned.length} ${pinned.length === 1 ? 'entity' : 'entities'}` : 'none — pin entities to keep them focal', entities: pinned });
   const byType = new Map<string, EntitySummary[]>();
   for (const e of all) {
     const list = byType.get(e.type) ?? [];

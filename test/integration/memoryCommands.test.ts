@@ -58,6 +58,9 @@ describe('Memory commands and the graph tree', () => {
       const children = await api.graphTree.getChildren(pinned);
       return children.some((c) => c.kind === 'entity' && c.entityId === id) ? children : undefined;
     });
+    const pinnedSection = (await api.graphTree.getChildren())[0];
+    assert.ok(pinnedSection);
+    assert.equal(api.graphTree.getTreeItem(pinnedSection).collapsibleState, vscode.TreeItemCollapsibleState.Expanded, 'the Pinned section opens expanded once it holds pins');
     const node = pinnedChildren.find((c): c is Extract<GraphNode, { kind: 'entity' }> => c.kind === 'entity' && c.entityId === id);
     assert.ok(node);
     assert.equal(api.graphTree.getTreeItem(node).contextValue, 'entity.pinned', 'the inline unpin menu shows on pinned entities');
@@ -71,7 +74,7 @@ describe('Memory commands and the graph tree', () => {
   it('expands an entity into aspects and attributes', async () => {
     const id = await waitForEntity(api, 'redis');
     const roots = await api.graphTree.getChildren();
-    const section = roots.find((r) => r.kind === 'section' && r.entities.some((e) => e.id === id) && r.id !== 'pinned');
+    const section = roots.find((r) => r.kind === 'section' && r.entities.some((e) => e.id === id) && !r.id.startsWith('pinned'));
     assert.ok(section);
     const entity = (await api.graphTree.getChildren(section)).find((c) => c.kind === 'entity' && c.entityId === id);
     assert.ok(entity);
