@@ -110,13 +110,14 @@ async function main(): Promise<void> {
     await store.snapshot();
     const snapshotMs = performance.now() - t;
     const snapshotBytes = statSync(join(dir, 'snapshot.amsnap')).size;
+    const captureMs = store.stats().lastSnapshot?.captureMs ?? NaN;
     await fillTo(store, LARGE + 2000);
     const stats = store.stats();
     await store.close();
     const probe = spawnSync(process.execPath, ['--require', 'tsx/cjs', __filename, '--probe-open', dir], { encoding: 'utf8' });
     if (probe.status !== 0) throw new Error(`open probe failed: ${probe.stderr}`);
     const open = JSON.parse(probe.stdout) as { openMs: number; memories: number; rssMB: number };
-    console.log(`snapshot @${LARGE}: ${round(snapshotMs, 0)} ms, ${(snapshotBytes / 1024 / 1024).toFixed(1)} MB; open (snapshot + ${stats.appliedSeq - stats.snapshotSeq} journal records): ${open.openMs} ms; RSS ${open.rssMB} MB; folder ${(folderBytes(dir) / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`snapshot @${LARGE}: ${round(snapshotMs, 0)} ms (thread blocked ${captureMs} ms), ${(snapshotBytes / 1024 / 1024).toFixed(1)} MB; open (snapshot + ${stats.appliedSeq - stats.snapshotSeq} journal records): ${open.openMs} ms; RSS ${open.rssMB} MB; folder ${(folderBytes(dir) / 1024 / 1024).toFixed(1)} MB`);
     const result = {
       bench: 'store',
       date: new Date().toISOString(),
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
       rawFdatasyncMs: fsync,
       writeLatencyMs: { at1k: at1k, [`at${LARGE}`]: atLarge },
       bulkFillWritesPerSec: Math.round(fillRate),
-      snapshot: { memories: LARGE, ms: round(snapshotMs), bytes: snapshotBytes },
+      snapshot: { memories: LARGE, ms: round(snapshotMs), blockingCaptureMs: captureMs, bytes: snapshotBytes },
       open: { memories: open.memories, ms: open.openMs, journalRecordsReplayed: stats.appliedSeq - stats.snapshotSeq, rssMB: open.rssMB },
       folderBytes: folderBytes(dir),
     };

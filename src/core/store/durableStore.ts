@@ -16,6 +16,7 @@ import type { Migration } from './migrations';
 import type { PendingWrite, Replica } from './replica';
 import type { SnapshotPosition } from './snapshotFile';
 import { SnapshotKeeper } from './snapshotKeeper';
+import type { SnapshotTiming } from './snapshotKeeper';
 import { StoreListeners } from './storeListeners';
 import type { StoreFs } from './storeFs';
 import type { StoreRecoveryReport } from './storeRecovery';
@@ -34,6 +35,8 @@ export interface DurableStoreStats {
   /** Sequence covered by the newest snapshot this process knows of. */
   readonly snapshotSeq: number;
   readonly schemaVersion: number;
+  /** The last snapshot this process took, if any. */
+  readonly lastSnapshot: SnapshotTiming | undefined;
 }
 
 /** The durable store: the MemoryStore contract plus recovery information and maintenance. */
@@ -120,6 +123,7 @@ export class DurableStore implements DurableMemoryStore {
       journalBytes: r.tail.offset,
       snapshotSeq: this.keeper.position.seq,
       schemaVersion: readSchemaVersion(r.db),
+      lastSnapshot: this.keeper.last,
     };
   }
 

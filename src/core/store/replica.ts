@@ -202,14 +202,20 @@ export class Replica {
     let seq = this.appliedSeq;
     this.db.exec('BEGIN');
     for (const w of batch) {
+      // The outer savepoint also undoes the write if encoding its record fails (e.g. too large).
+      this.db.exec('SAVEPOINT am_item');
       try {
         const out = runRecorded(this.db, w.fn);
         if (out.statements.length) {
-          records.push(encodeRecord(++seq, { k: 'tx', l: w.label, s: out.statements }));
+          records.push(encodeRecord(seq + 1, { k: 'tx', l: w.label, s: out.statements }));
+          seq++;
           labels.push(w.label);
         }
+        this.db.exec('RELEASE am_item');
         ok.push({ w, result: out.result });
       } catch (e) {
+        this.db.exec('ROLLBACK TO am_item');
+        this.db.exec('RELEASE am_item');
         settled.push(() => w.reject(e));
       }
     }

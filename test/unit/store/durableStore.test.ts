@@ -108,6 +108,8 @@ describe('durable store', () => {
       if (i % 40 === 39) await a.snapshot();
     }
     await a.snapshot();
+    const last = a.stats().lastSnapshot;
+    assert.ok(last && last.seq === a.stats().appliedSeq && last.bytes > 0 && last.captureMs <= last.totalMs);
     const files = readdirSync(temp.dir);
     const generations = files.filter((f) => f.startsWith('journal.'));
     assert.ok(a.stats().journalGeneration > 5, 'expected several rotations');
