@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isoFromMs } from '../clock';
 import type { CaptureConfig } from '../config/captureConfig';
 import type { ExtractionConfig } from '../config/extractionConfig';
+import { redactSecrets } from '../memory/redaction';
 import { rememberInTransaction } from '../memory/remember';
 import type { RememberDeps, RememberInput } from '../memory/remember';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
@@ -58,7 +59,7 @@ export function importedSessionKey(t: Transcript): string {
 
 const turnRowId = (sessionKey: string, turnKey: string): string => createHash('sha256').update(`${sessionKey}\u0000${turnKey}`).digest('hex').slice(0, 32);
 
-function recordSession(db: SqlWriter, t: Transcript, key: string, project: string | undefined, summary: string, nowIso: string, agentId: string): number {
+function recordSession(db: SqlWriter, t: Transcript, key: string, project: string | undefined, summary: string, nowIso: string, agentId: string, redaction: RememberDeps['redaction']): number {
   if (!db.hasTable('sessions') || !db.hasTable('session_turns')) return 0;
   const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp ?? nowIso;
   if (!getSession(db, key)) insertSession(db, { sessionKey: key, agentId, project: project ?? null, harness: formatLabel(t.format), nowIso: started, focalEntityIds: [] });
@@ -66,13 +67,14 @@ function recordSession(db: SqlWriter, t: Transcript, key: string, project: strin
   for (const turn of t.turns) {
     const id = turnRowId(key, turn.key);
     if (db.get('SELECT 1 AS found FROM session_turns WHERE id = ?', [id])) continue;
-    appendTurn(db, key, turn.role, turn.text, turn.timestamp ?? started, id);
+    // the recorded transcript is redacted like memories are: no secret is stored anywhere
+    appendTurn(db, key, turn.role, redactSecrets(turn.text, redaction).text, turn.timestamp ?? started, id);
     recorded++;
   }
   const last = [...t.turns].reverse().find((x) => x.timestamp)?.timestamp ?? started;
   db.run(`UPDATE sessions SET status = 'ended', end_step = 'done', end_reason = COALESCE(end_reason, ?), summary = COALESCE(summary, ?),
           ended_at = CASE WHEN ended_at IS NULL OR ended_at < ? THEN ? ELSE ended_at END, updated_at = ? WHERE session_key = ?`,
-  [IMPORTED_END_REASON, summary || null, last, last, nowIso, key]);
+  [IMPORTED_END_REASON, summary ? redactSecrets(summary, redaction).text : null, last, last, nowIso, key]);
   return recorded;
 }
 
@@ -100,7 +102,7 @@ export function importTranscriptInTransaction(db: SqlWriter, t: Transcript, deps
     if (r.duplicate) duplicates++;
     else { memoriesCreated++; memoryIds.push(...r.chunkIds); }
   }
-  const turnsRecorded = recordSession(db, t, key, project, summary, nowIso, agentId);
+  const turnsRecorded = recordSession(db, t, key, project, summary, nowIso, agentId, deps.remember.redaction);
   return { format: t.format, turns: t.turns.length, memoriesCreated, duplicates, sessionKey: key, turnsRecorded, memoryIds };
 }
 

@@ -26,9 +26,9 @@ function uriLabel(v: unknown): string | undefined {
 function requestText(message: unknown): string {
   if (typeof message === 'string') return message;
   if (!isRecord(message)) return '';
-  if (typeof message.text === 'string') return message.text;
+  if (typeof message.text === 'string' && message.text.trim()) return message.text;
   if (Array.isArray(message.parts)) return message.parts.map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join('');
-  return '';
+  return typeof message.text === 'string' ? message.text : '';
 }
 
 interface ResponsePieces { readonly text: string; readonly tools: { name: string; text: string }[] }
