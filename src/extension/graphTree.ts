@@ -15,6 +15,8 @@ export type { GraphNode } from './graphTreeData';
 export const GRAPH_VIEW_ID = 'agentMemory.graph';
 /** Reveals an entity in the tree (the Knowledge panel's "show in tree"). */
 export const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
+/** Write labels that never change the graph (job leases, recall bookkeeping, transcripts): no refresh for them. */
+export const NON_GRAPH_LABELS: ReadonlySet<string> = new Set(['jobs.lease', 'hints-lease', 'recall', 'session-turn', 'maintenance-lease']);
 /** Store changes closer together than this refresh the tree once. */
 export const TREE_REFRESH_DEBOUNCE_MS = 150;
 
@@ -29,7 +31,10 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
   private lastRoots: GraphNode[] = [];
 
   constructor(private readonly services: Services) {
-    this.sub = services.onDidChangeData(() => this.scheduleRefresh());
+    this.sub = services.onDidChangeData((change) => {
+      if (change && change.labels.every((l) => NON_GRAPH_LABELS.has(l))) return;
+      this.scheduleRefresh();
+    });
   }
 
   refresh(): void { this.changed.fire(undefined); }
