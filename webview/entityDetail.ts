@@ -53,7 +53,7 @@ export function renderDetail(root: HTMLElement, state: DetailState, events: Enti
       s.pinned ? h('span', { class: 'badge accent' }, 'pinned') : null,
       h('span', { class: 'badge' }, s.type)),
     h('p', { class: 'meta' },
-      `${d.canonicalName} · ${s.mentions} mentions · updated ${fmtDate(d.updatedAt)}`,
+      `${d.canonicalName} · ${s.mentions} ${s.mentions === 1 ? 'mention' : 'mentions'} · updated ${fmtDate(d.updatedAt)}`,
       s.health ? ` · win rate ${fmtPercent(s.health.winRate)} (${s.health.trend}, ${s.health.comparisonCount} comparisons)` : ''),
     d.description ? h('p', { class: 'description' }, d.description) : null,
     h('div', { class: 'actions' }, pinButton, treeButton, copyButton));
