@@ -6,7 +6,9 @@
  * folder exists; otherwise the bench says so and embeds with a hashing stand-in.
  * Per query: p50/p95/max of the total and of each part (embed, lexical, vector, graph, stages) for
  * the full pipeline, lexical-only and vector-only, in the same run. Also the initial vector-index
- * load from the embeddings table at 10k. Writes bench/results/recall.json.
+ * load from the embeddings table at 10k. "cpu" is the process CPU time per query (all threads,
+ * embedding worker included): on a shared, loaded machine it is a steadier figure than wall time,
+ * which also counts waiting for a core. Writes bench/results/recall.json.
  *
  *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200]
  */
@@ -167,21 +169,23 @@ async function main(): Promise<void> {
     const sizeReport: Record<string, unknown> = { buildMs, vectorsFrom: inTable ? 'embeddings table (index loaded by sync)' : 'matrix filled directly (random unit vectors; table load measured at 10k)', indexLoadMs: loadMs, vectorIndexRows: index.size };
     for (const mode of ['full', 'lexical', 'vector'] as const) {
       const only: RecallOnly | undefined = mode === 'full' ? undefined : mode;
-      const parts: Record<string, number[]> = { total: [], embed: [], lexical: [], vector: [], graph: [], stages: [] };
+      const parts: Record<string, number[]> = { total: [], cpu: [], embed: [], lexical: [], vector: [], graph: [], stages: [] };
       let hits = 0;
       for (let i = 0; i < queries.length + 5; i++) {
         const q = queries[i % queries.length] as string;
         const t0 = performance.now();
+        const c0 = process.cpuUsage();
         const out = await recallDetailed(store, { query: q, limit: 10, ...(only ? { only } : {}) }, { clock: systemClock, embedder, vectors: index }, false);
         const total = performance.now() - t0;
+        const cpu = process.cpuUsage(c0);
         if (i < 5) continue; // warm-up
         if (out.items.length > 0) hits++;
-        parts.total!.push(total); parts.embed!.push(out.timings.embedMs); parts.lexical!.push(out.timings.lexicalMs);
+        parts.total!.push(total); parts.cpu!.push((cpu.user + cpu.system) / 1000); parts.embed!.push(out.timings.embedMs); parts.lexical!.push(out.timings.lexicalMs);
         parts.vector!.push(out.timings.vectorMs); parts.graph!.push(out.timings.graphMs); parts.stages!.push(out.timings.stagesMs);
       }
       const d = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, dist(v)]));
       sizeReport[mode] = { ...d, queriesWithResults: hits };
-      console.log(`${String(n).padStart(6)} ${mode.padEnd(7)} total p50 ${d.total!.p50} p95 ${d.total!.p95} max ${d.total!.max} ms | embed p95 ${d.embed!.p95} lexical p95 ${d.lexical!.p95} vector p95 ${d.vector!.p95} graph p95 ${d.graph!.p95} stages p95 ${d.stages!.p95}`);
+      console.log(`${String(n).padStart(6)} ${mode.padEnd(7)} total p50 ${d.total!.p50} p95 ${d.total!.p95} max ${d.total!.max} ms, cpu p50 ${d.cpu!.p50} p95 ${d.cpu!.p95} ms | embed p95 ${d.embed!.p95} lexical p95 ${d.lexical!.p95} vector p95 ${d.vector!.p95} graph p95 ${d.graph!.p95} stages p95 ${d.stages!.p95}`);
     }
     sizeReport.cjk = await measureCjk(store, n, contents);
     (report.sizes as Record<string, unknown>)[String(n)] = sizeReport;

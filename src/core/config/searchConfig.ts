@@ -80,6 +80,8 @@ export interface TemporalPriorConfig {
   /** Bounded created_at boost: score × (1 + maxBoost · 0.5^(ageDays / halfLifeDays)). */
   readonly maxBoost: number;
   readonly halfLifeDays: number;
+  /** Age counts from the newest of this many top candidates (the question's own topic). */
+  readonly referenceWindow: number;
 }
 
 export interface RecencyConfig {
@@ -167,7 +169,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
     unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7,
   },
   facets: { enabled: true, newFacetBonus: 0.08, repeatPenalty: 0.02 },
-  temporalPrior: { enabled: true, maxBoost: 0.2, halfLifeDays: 14 },
+  temporalPrior: { enabled: true, maxBoost: 0.3, halfLifeDays: 14, referenceWindow: 5 },
   recency: { enabled: true, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
   currentness: { enabled: true, onlySuperseded: 0.65, someSuperseded: 0.85, onlyActive: 1.03 },
   dampening: {
@@ -237,6 +239,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
     temporalPrior: {
       enabled: bool(tp.enabled, d.temporalPrior.enabled), maxBoost: num(tp.maxBoost, d.temporalPrior.maxBoost, 0, 1),
       halfLifeDays: num(tp.halfLifeDays, d.temporalPrior.halfLifeDays, 0.1, 3650),
+      referenceWindow: int(tp.referenceWindow, d.temporalPrior.referenceWindow, 1, 500),
     },
     recency: {
       enabled: bool(rc.enabled, d.recency.enabled), halfLifeDays: num(rc.halfLifeDays, d.recency.halfLifeDays, 0.1, 3650),

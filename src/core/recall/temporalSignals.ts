@@ -2,8 +2,8 @@
  * Time-based signals.
  * - Temporal freshness prior (seed 000): only for queries with an explicit freshness word
  *   (current, latest, recent, today, this week, this month; bare "now" does not count), a bounded
- *   created_at boost score × (1 + maxBoost · 0.5^(ageDays/halfLifeDays)). Callers with since/until
- *   bounds are unchanged.
+ *   created_at boost score × (1 + maxBoost · 0.5^(ageDays/halfLifeDays)), age counted from the
+ *   newest candidate. Callers with since/until bounds are unchanged.
  * - Recency tie-breaker (seed 001): score + maxBonus · rankStep · 0.5^(ageDays/30). The bonus is
  *   below one fusion rank step, so it only reorders near-ties and never overturns a clear gap.
  */
@@ -29,10 +29,19 @@ export function halfLifeDecay(age: number, halfLifeDays: number): number {
   return Math.pow(0.5, age / halfLifeDays);
 }
 
+/**
+ * Age is measured from the newest of the top referenceWindow candidates (capped at now): "the
+ * latest change" means the newest of what is stored about it, which can be months old when the
+ * question comes; measured from the wall clock every old series would get the same (zero) boost,
+ * and measured from the whole pool an unrelated fresh memory would set the reference.
+ */
 export function applyTemporalPrior(cands: Candidate[], query: string, nowMs: number, hasBounds: boolean, cfg: SearchConfig['temporalPrior']): Candidate[] {
-  if (!cfg.enabled || hasBounds || !hasFreshnessCue(query)) return cands;
+  if (!cfg.enabled || hasBounds || !hasFreshnessCue(query) || cands.length === 0) return cands;
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const c of cands.slice(0, cfg.referenceWindow)) { const t = Date.parse(c.createdAt); if (Number.isFinite(t)) newest = Math.max(newest, t); }
+  const ref = Number.isFinite(newest) ? Math.min(nowMs, newest) : nowMs;
   for (const c of cands) {
-    const factor = 1 + cfg.maxBoost * halfLifeDecay(ageDays(c.createdAt, nowMs), cfg.halfLifeDays);
+    const factor = 1 + cfg.maxBoost * halfLifeDecay(ageDays(c.createdAt, ref), cfg.halfLifeDays);
     applyFactor(c, 'temporalPrior', factor, 'freshness word in the query favours newer memories');
   }
   return sortByScore(cands);

@@ -83,10 +83,19 @@ describe('recall temporal freshness prior', () => {
   it('boosts by 1 + 0.2·0.5^(age/14), bounded', () => {
     const fresh = cand('new', 0.5, { createdAt: daysAgo(0) });
     const old = cand('old', 0.55, { createdAt: daysAgo(14) });
-    const out = applyTemporalPrior([old, fresh], 'current db', NOW, false, cfg.temporalPrior);
+    const out = applyTemporalPrior([old, fresh], 'current db', NOW, false, { ...cfg.temporalPrior, maxBoost: 0.2 });
     close(fresh.score, 0.5 * 1.2);
     close(old.score, 0.55 * 1.1);
     assert.deepEqual(out.map((c) => c.id), ['old', 'new']); // 0.605 vs 0.6: bounded, no overturn of a 10% gap
+  });
+
+  it('counts age from the newest candidate, so the latest of an old series still wins', () => {
+    const newest = cand('v10', 0.5, { createdAt: daysAgo(200) });
+    const older = cand('v9', 0.55, { createdAt: daysAgo(300) });
+    const out = applyTemporalPrior([older, newest], 'what was the latest release', NOW, false, { ...cfg.temporalPrior, maxBoost: 0.2 });
+    close(newest.score, 0.5 * 1.2);
+    close(older.score, 0.55 * (1 + 0.2 * Math.pow(0.5, 100 / 14)));
+    assert.deepEqual(out.map((c) => c.id), ['v10', 'v9']);
   });
 
   it('leaves callers with since/until bounds and timeless queries unchanged', () => {
