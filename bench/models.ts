@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { cosine } from '../src/core/models/embedder';
 import { UseLiteOnnxModel } from '../src/core/models/useLiteOnnx';
-import { WorkerEmbedder, resolveEmbedWorkerScript } from '../src/core/models/workerEmbedder';
+import { resolveEmbedWorkerScript } from '../src/core/models/modelWorkerClient';
+import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 
 const ROOT = join(__dirname, '..');
 const MODEL_DIR = join(ROOT, 'models', 'use-lite');

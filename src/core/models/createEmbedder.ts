@@ -1,7 +1,7 @@
 /**
- * Builds the embedder a model setting names: the bundled USE-lite folder runs in a worker thread
- * (WorkerEmbedder); any other Hugging Face folder runs through transformers.js. Nothing is loaded
- * until the first embed().
+ * Builds the embedder a model setting names, always in a worker thread (WorkerEmbedder): the
+ * bundled USE-lite folder on ONNX Runtime, any other Hugging Face folder through transformers.js.
+ * Nothing is loaded until the first embed().
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -9,9 +9,10 @@ import type { ModelConfig } from '../config/modelConfig';
 import type { Embedder } from './embedder';
 import { isHubModelId, resolveModelDir } from './modelPaths';
 import type { ModelDirs } from './modelPaths';
-import { TransformersEmbedder } from './transformersEmbedder';
+import { hfModelDims } from './transformersEmbedder';
+import { readHfModelConfig } from './transformersRuntime';
 import { WorkerEmbedder } from './workerEmbedder';
-import type { WorkerScript } from './workerEmbedder';
+import type { WorkerScript } from './modelWorkerClient';
 
 export interface CreateEmbedderOptions {
   /** Worker script override (tests, packaging). */
@@ -37,8 +38,7 @@ export function embeddingModelId(spec: string, dir: string): string {
 export function createEmbedder(config: Pick<ModelConfig, 'embeddingModel' | 'embedBatchSize' | 'intraOpThreads'>, dirs: ModelDirs, options: CreateEmbedderOptions = {}): Embedder {
   const dir = resolveModelDir(config.embeddingModel, dirs);
   const id = embeddingModelId(config.embeddingModel, dir);
-  if (isUseLiteFolder(dir) && existsSync(join(dir, 'onnx', 'model.onnx'))) {
-    return new WorkerEmbedder({ modelDir: dir, id, batchSize: config.embedBatchSize, intraOpThreads: config.intraOpThreads, ...(options.worker ? { worker: options.worker } : {}) });
-  }
-  return new TransformersEmbedder({ modelDir: dir, id, batchSize: config.embedBatchSize });
+  const common = { modelDir: dir, id, batchSize: config.embedBatchSize, intraOpThreads: config.intraOpThreads, ...(options.worker ? { worker: options.worker } : {}) };
+  if (isUseLiteFolder(dir) && existsSync(join(dir, 'onnx', 'model.onnx'))) return new WorkerEmbedder(common);
+  return new WorkerEmbedder({ ...common, kind: 'transformers-embedding', dims: hfModelDims(readHfModelConfig(dir)) });
 }

@@ -69,7 +69,10 @@ export function createTransformersPairScorer(modelDir: string): PairScorer {
 export interface CrossEncoderRerankerOptions {
   /** Model folder; undefined when none is configured (every call then keeps the original order). */
   readonly modelDir?: string;
-  /** Injectable scorer (tests, other runtimes); defaults to transformers.js over modelDir. */
+  /**
+   * The scorer (RerankerSet passes a worker-thread one); defaults to transformers.js over modelDir
+   * in this thread, which blocks it while scoring (fine inside a worker or a test).
+   */
   readonly scorer?: PairScorer;
   readonly topN?: number;
   readonly timeoutMs?: number;

@@ -3,7 +3,7 @@
  *   const rerankers = new RerankerSet(config, { dirs: host.paths, llm: host.llm });
  *   const provider = rerankers.forQuery({ queryVector, vectorFor });
  *   const { candidates } = await rerank(query, ranked, provider, rerankers.options());
- * 'none' → pass-through; 'embedding' → 0.7/0.3 blend with cached vectors (pass-through when the
+ * The cross-encoder runs in a worker thread. 'none' → pass-through; 'embedding' → 0.7/0.3 blend with cached vectors (pass-through when the
  * query has no vector); 'crossEncoder' → the configured model folder, loaded once and reused
  * (a missing model makes every call keep the original order; warmUp() preloads it); 'llm' → the host's LLM client
  * (pass-through when none is enabled).
@@ -14,6 +14,8 @@ import { createCrossEncoderReranker } from './crossEncoderReranker';
 import { createEmbeddingReranker } from './embeddingReranker';
 import { createLlmReranker } from './llmReranker';
 import { resolveModelDir } from './modelPaths';
+import { createWorkerPairScorer } from './workerPairScorer';
+import type { WorkerPairScorer } from './workerPairScorer';
 import type { ModelDirs } from './modelPaths';
 import { noopReranker } from './rerank';
 import type { RerankOptions, Reranker } from './rerank';
@@ -30,6 +32,7 @@ export interface QueryVectors {
 
 export class RerankerSet {
   private crossEncoder: Reranker | undefined;
+  private scorer: WorkerPairScorer | undefined;
 
   constructor(private readonly config: ModelConfig, private readonly deps: RerankerDeps) {}
 
@@ -55,17 +58,29 @@ export class RerankerSet {
           ? createEmbeddingReranker({ queryVector: vectors.queryVector, vectorFor: vectors.vectorFor })
           : noopReranker;
       case 'crossEncoder':
-        this.crossEncoder ??= createCrossEncoderReranker({
-          modelDir: this.crossEncoderDir(),
-          topN: this.config.crossEncoderTopN,
-          timeoutMs: this.config.crossEncoderTimeoutMs,
-        });
+        if (!this.crossEncoder) {
+          const dir = this.crossEncoderDir();
+          this.scorer = dir ? createWorkerPairScorer(dir, { intraOpThreads: this.config.intraOpThreads }) : undefined;
+          this.crossEncoder = createCrossEncoderReranker({
+            ...(this.scorer ? { scorer: this.scorer } : {}),
+            topN: this.config.crossEncoderTopN,
+            timeoutMs: this.config.crossEncoderTimeoutMs,
+          });
+        }
         return this.crossEncoder;
       case 'llm':
         return this.deps.llm ? createLlmReranker(this.deps.llm) : noopReranker;
       default:
         return noopReranker;
     }
+  }
+
+  /** Stops the cross-encoder worker (a later query starts it again). */
+  async dispose(): Promise<void> {
+    const scorer = this.scorer;
+    this.scorer = undefined;
+    this.crossEncoder = undefined;
+    await scorer?.dispose();
   }
 
   private crossEncoderDir(): string | undefined {

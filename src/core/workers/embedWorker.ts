@@ -1,14 +1,24 @@
 /**
- * Worker thread hosting the default embedding model (ONNX Runtime), so inference never blocks the
- * extension host's event loop. Built to dist/embedWorker.js; runnable from source through tsx.
- * Protocol: src/core/models/embedWorkerProtocol.ts. Requests are handled one at a time.
+ * Worker thread hosting one model, so inference never blocks the extension host's event loop
+ * (onnxruntime-node runs a session synchronously on its calling thread). Built to
+ * dist/embedWorker.js; runnable from source through tsx. Protocol:
+ * src/core/models/embedWorkerProtocol.ts. Requests are handled one at a time.
  */
 import { parentPort } from 'node:worker_threads';
 import { MemoryError } from '../errors';
+import { createTransformersPairScorer } from '../models/crossEncoderReranker';
+import type { PairScorer } from '../models/crossEncoderReranker';
 import type { EmbedWorkerRequest, EmbedWorkerResponse } from '../models/embedWorkerProtocol';
+import { TransformersEmbedder } from '../models/transformersEmbedder';
 import { UseLiteOnnxModel } from '../models/useLiteOnnx';
 
-let model: UseLiteOnnxModel | undefined;
+interface Hosted {
+  readonly dims: number;
+  embedFlat?(texts: readonly string[]): Promise<Float32Array>;
+  scorer?: PairScorer;
+}
+
+let hosted: Hosted | undefined;
 let queue: Promise<void> = Promise.resolve();
 
 function send(message: EmbedWorkerResponse, transfer: ArrayBuffer[] = []): void {
@@ -21,21 +31,51 @@ function fail(id: number | null, e: unknown): void {
   send({ type: 'error', id, code, message });
 }
 
+async function load(request: Extract<EmbedWorkerRequest, { type: 'load' }>): Promise<Hosted> {
+  if (request.kind === 'use-lite') {
+    const model = await UseLiteOnnxModel.load(request.modelDir, { intraOpThreads: request.intraOpThreads });
+    return { dims: model.dims, embedFlat: (texts) => model.embedFlat(texts) };
+  }
+  if (request.kind === 'transformers-embedding') {
+    const model = new TransformersEmbedder({ modelDir: request.modelDir, id: request.modelDir, batchSize: Number.MAX_SAFE_INTEGER });
+    await model.embed(['warm up']);
+    return {
+      dims: model.dims,
+      embedFlat: async (texts) => {
+        const rows = await model.embed(texts);
+        const flat = new Float32Array(rows.length * model.dims);
+        rows.forEach((row, r) => flat.set(row, r * model.dims));
+        return flat;
+      },
+    };
+  }
+  const scorer = createTransformersPairScorer(request.modelDir);
+  await scorer.warmUp?.();
+  return { dims: 0, scorer };
+}
+
 async function handle(request: EmbedWorkerRequest): Promise<void> {
   if (request.type === 'load') {
     const started = performance.now();
     try {
-      model = await UseLiteOnnxModel.load(request.modelDir, { intraOpThreads: request.intraOpThreads });
-      send({ type: 'loaded', ms: performance.now() - started, dims: model.dims });
+      hosted = await load(request);
+      send({ type: 'loaded', ms: performance.now() - started, dims: hosted.dims });
     } catch (e) {
       fail(null, e);
     }
     return;
   }
   try {
-    if (!model) throw new MemoryError('E_MODEL_LOAD', 'The embedding model is not loaded.');
-    const data = await model.embedFlat(request.texts);
-    send({ type: 'result', id: request.id, data, rows: request.texts.length }, [data.buffer as ArrayBuffer]);
+    if (!hosted) throw new MemoryError('E_MODEL_LOAD', 'The model is not loaded.');
+    if (request.type === 'embed') {
+      if (!hosted.embedFlat) throw new MemoryError('E_MODEL_LOAD', 'This model does not embed text.');
+      const data = await hosted.embedFlat(request.texts);
+      send({ type: 'result', id: request.id, data, rows: request.texts.length }, [data.buffer as ArrayBuffer]);
+    } else {
+      if (!hosted.scorer) throw new MemoryError('E_MODEL_LOAD', 'This model does not score pairs.');
+      const scores = Array.from(await hosted.scorer.score(request.query, request.documents));
+      send({ type: 'scores', id: request.id, scores });
+    }
   } catch (e) {
     fail(request.id, e);
   }

@@ -6,7 +6,6 @@ import { resolveModelConfig } from '../../../src/core/config/modelConfig';
 import { MemoryError } from '../../../src/core/errors';
 import { createEmbedder, embeddingModelId } from '../../../src/core/models/createEmbedder';
 import { downloadedModelDir, resolveModelDir } from '../../../src/core/models/modelPaths';
-import { TransformersEmbedder } from '../../../src/core/models/transformersEmbedder';
 import { WorkerEmbedder } from '../../../src/core/models/workerEmbedder';
 import { ensureUseLiteModel } from './modelFixture';
 import { tinyBertFixture } from './tinyBertFixture';
@@ -40,14 +39,17 @@ describe('model settings → embedder', () => {
     assert.equal(e.dims, 512);
   });
 
-  it('uses transformers.js for a downloaded hub model and for a folder path', async () => {
+  it('runs a downloaded hub model or a folder path through transformers.js in the worker', async () => {
     const fixture = await tinyBertFixture();
     const target = downloadedModelDir(cacheDir, 'fixture-org/tiny-bert');
     cpSync(fixture, target, { recursive: true });
     const byId = createEmbedder(resolveModelConfig({ embeddingModel: 'fixture-org/tiny-bert' }), { bundledModelsDir: '/nonexistent', cacheDir });
-    assert.ok(byId instanceof TransformersEmbedder);
+    assert.ok(byId instanceof WorkerEmbedder);
     assert.equal(byId.id, 'fixture-org/tiny-bert');
-    assert.equal((await byId.embed(['hello'])).length, 1);
+    assert.equal(byId.dims, 8);
+    const [v] = await byId.embed(['hello']);
+    assert.equal(v?.length, 8);
+    await byId.dispose();
     const byPath = createEmbedder(resolveModelConfig({ embeddingModel: fixture }), { bundledModelsDir: '/nonexistent', cacheDir });
     assert.equal(byPath.id, 'tiny-bert-fixture');
   });

@@ -19,7 +19,7 @@ describe('RerankerSet (configured reranker)', function () {
     assert.equal(new RerankerSet(resolveModelConfig({ rerankProvider: 'llm' }), { dirs, llm: { label: 'x', complete: async () => '[1]' } }).forQuery().id, 'llm:x');
   });
 
-  it('uses the cross-encoder head and timeout (6, 1,500 ms) and reuses one loaded model', async () => {
+  it('uses the cross-encoder head and timeout (6, 1,500 ms) and reuses one model loaded in a worker', async () => {
     const set = new RerankerSet(resolveModelConfig({ rerankProvider: 'crossEncoder', crossEncoderModel: await tinyBertFixture() }), { dirs });
     assert.deepEqual(set.options(), { topN: 6, timeoutMs: 1500 });
     assert.equal(set.forQuery(), set.forQuery());
@@ -27,6 +27,8 @@ describe('RerankerSet (configured reranker)', function () {
     const out = await rerank('what port', cands, set.forQuery(), set.options());
     assert.equal(out.status, 'reranked');
     assert.deepEqual(out.candidates.slice(6), cands.slice(6));
+    assert.notDeepEqual(out.candidates.slice(0, 6).map((c) => c.score), cands.slice(0, 6).map((c) => c.score));
+    await set.dispose();
   });
 
   it('keeps the original order when the configured cross-encoder is not installed', async () => {

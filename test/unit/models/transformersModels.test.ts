@@ -5,6 +5,7 @@ import type { PairScorer } from '../../../src/core/models/crossEncoderReranker';
 import { cosine } from '../../../src/core/models/embedder';
 import { rerank } from '../../../src/core/models/rerank';
 import { TransformersEmbedder } from '../../../src/core/models/transformersEmbedder';
+import { createWorkerPairScorer } from '../../../src/core/models/workerPairScorer';
 import { tinyBertFixture } from './tinyBertFixture';
 
 const isCode = (code: string) => (e: unknown) => e instanceof MemoryError && e.code === code;
@@ -53,6 +54,19 @@ describe('transformers.js models (tiny BERT-shaped fixture, not a real model)', 
       assert.deepEqual(out.candidates.slice(0, 6).map((c) => c.id), expected.map((x) => x.id));
       out.candidates.slice(0, 6).forEach((c, k) => assert.ok(Math.abs(c.score - (expected[k]?.s ?? NaN)) < 1e-5));
       assert.deepEqual(out.candidates.slice(6), cands.slice(6), 'tail untouched');
+    });
+
+    it('scores the same in a worker thread as in-process, in document order', async () => {
+      const dir = await tinyBertFixture();
+      const inProcess = Array.from(await createTransformersPairScorer(dir).score('what port', docs));
+      const worker = createWorkerPairScorer(dir);
+      try {
+        const fromWorker = Array.from(await worker.score('what port', docs));
+        assert.equal(fromWorker.length, docs.length);
+        fromWorker.forEach((s, i) => assert.ok(Math.abs(s - (inProcess[i] as number)) < 1e-6));
+      } finally {
+        await worker.dispose();
+      }
     });
 
     it('keeps the original order when no model is configured or the folder is missing', async () => {

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { MemoryError } from '../../../src/core/errors';
 import { cosine } from '../../../src/core/models/embedder';
-import { WorkerEmbedder, resolveEmbedWorkerScript } from '../../../src/core/models/workerEmbedder';
+import { resolveEmbedWorkerScript } from '../../../src/core/models/modelWorkerClient';
+import { WorkerEmbedder } from '../../../src/core/models/workerEmbedder';
 import { ensureUseLiteModel } from './modelFixture';
 
 const isCode = (code: string) => (e: unknown) => e instanceof MemoryError && e.code === code;
