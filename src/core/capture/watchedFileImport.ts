@@ -58,6 +58,8 @@ export interface WatchedImportResult {
 }
 
 const NEWLINE = 0x0a;
+/** Bytes of a file's head its identity is computed from (its first line, cut here if longer). */
+export const IDENTITY_HEAD_BYTES = 64 * 1024;
 const decoder = new TextDecoder('utf-8');
 
 function countNewlines(bytes: Uint8Array): number {
@@ -87,7 +89,7 @@ export async function importWatchedFile(store: MemoryStore, path: string, deps: 
   // A JSONL file continues from the ledger unless it shrank or its first line changed (rewritten).
   let resume = ledger !== undefined && st.size >= ledger.offset;
   if (resume && ledger) {
-    const head = decoder.decode(await fs.read(path, 0, Math.min(st.size, ledger.offset)));
+    const head = decoder.decode(await fs.read(path, 0, Math.min(ledger.offset, IDENTITY_HEAD_BYTES)));
     resume = fileIdentity(head) === ledger.identity;
   }
   const start = resume && ledger ? ledger.offset : 0;
@@ -99,7 +101,7 @@ export async function importWatchedFile(store: MemoryStore, path: string, deps: 
   const lines = firstLineNo - 1 + countNewlines(bytes.subarray(0, end));
   const base = resume && ledger ? ledger : undefined;
   const format = base?.format ?? detectTranscriptFormat(chunk);
-  const identity = base?.identity ?? fileIdentity(chunk);
+  const identity = base?.identity ?? fileIdentity(decoder.decode(bytes.subarray(0, Math.min(end, IDENTITY_HEAD_BYTES))));
   const t = parseTranscript(chunk, { format, maxTurnChars: capture.maxTurnChars, firstLineNo, ...(base ? { fallbackSessionId: base.sessionId } : {}) });
   const project = deps.project ?? base?.project ?? t.project;
   const entry: LedgerEntry = { path, format, identity, sessionId: base?.sessionId ?? t.sessionId, offset: start + end, lines, size: st.size, mtimeMs: st.mtimeMs, ...(project ? { project } : {}) };

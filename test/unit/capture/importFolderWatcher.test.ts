@@ -9,7 +9,8 @@ import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { readLedger } from '../../../src/core/capture/importLedger';
 import { ImportFolderWatcher } from '../../../src/core/capture/importFolderWatcher';
-import type { WatchedImportResult } from '../../../src/core/capture/watchedFileImport';
+import { IDENTITY_HEAD_BYTES, importWatchedFile, nodeFileReader } from '../../../src/core/capture/watchedFileImport';
+import type { FileReader, WatchedImportResult } from '../../../src/core/capture/watchedFileImport';
 import { makeTempDir } from '../helpers/tempDir';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'transcripts');
@@ -142,5 +143,20 @@ describe('capture: import folder watcher', () => {
     assert.equal(scheduled[0]?.cancelled, true);
     await watcher.flush();
     assert.equal(results.length, 0);
+  });
+
+  it('reads only the head and the appended bytes of a long log it resumes', async () => {
+    const file = join(tmp.dir, 'long.jsonl');
+    writeFileSync(file, Array.from({ length: 400 }, (_, i) => line({ role: 'tool', content: `output ${i} ${'x'.repeat(300)}` })).join(''));
+    const reads: [number, number][] = [];
+    const fs: FileReader = { stat: nodeFileReader.stat, read: (p, a, b) => { reads.push([a, b]); return nodeFileReader.read(p, a, b); } };
+    const deps = { remember: defaultRememberDeps(clock), capture: resolveCaptureConfig(), fs };
+    const first = await importWatchedFile(store, file, deps, resolveCaptureConfig());
+    appendFileSync(file, line({ role: 'user', content: 'We decided to use Kafka for events.' }));
+    reads.length = 0;
+    const second = await importWatchedFile(store, file, deps, resolveCaptureConfig());
+    assert.ok(first.toOffset > IDENTITY_HEAD_BYTES);
+    assert.deepEqual(reads, [[0, IDENTITY_HEAD_BYTES], [first.toOffset, second.toOffset]]);
+    assert.equal(second.report?.memoriesCreated, 1);
   });
 });
