@@ -12,6 +12,7 @@ import { registerMemoryDocuments } from './memoryDocuments';
 import { registerTools } from './lmTools';
 import type { createTools } from './lmTools';
 import { registerStatusBar } from './statusBar';
+import { registerImportFolder } from './importFolder';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
@@ -44,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   registerChatParticipant(context, services, docs);
   const tools = registerTools(context, services);
   registerStatusBar(context, services);
+  registerImportFolder(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;

@@ -3,6 +3,8 @@
  * typed configs. vscode-free: `get(key)` returns a setting's value or undefined; every value is
  * clamped by the core's resolve*Config, so a bad settings.json value can never break recall.
  */
+import { resolveCaptureConfig } from '../../core/config/captureConfig';
+import type { CaptureConfig } from '../../core/config/captureConfig';
 import { resolveGraphConfig } from '../../core/config/graphConfig';
 import type { GraphConfig } from '../../core/config/graphConfig';
 import { resolveFetchConfig } from '../../core/config/ingestConfig';
@@ -48,6 +50,8 @@ export interface MemorySettings {
   readonly llm: LlmSettings;
   /** Capture @memory conversations and tool calls as sessions (also needs a trusted workspace). */
   readonly captureEnabled: boolean;
+  /** Transcript import limits and the watched import folder ('' = off). */
+  readonly capture: CaptureConfig;
   /** Ask before memory_remember / memory_pin write (agent mode and other participants). */
   readonly confirmToolWrites: boolean;
   /** Minimum level of core service lines in the output channel. */
@@ -142,6 +146,11 @@ export function readMemorySettings(get: SettingGetter): MemorySettings {
     feedbackLoop: feedbackLoopSettingsFrom((k) => get(k), graphEnabled),
     llm: llmSettings(get),
     captureEnabled: bool(get('capture.enabled'), true),
+    capture: resolveCaptureConfig(defined({
+      importFolder: typeof get('capture.importFolder') === 'string' ? (get('capture.importFolder') as string) : undefined,
+      maxMemoriesPerTranscript: numOrUndef(get('capture.maxMemoriesPerTranscript')),
+      maxTurnChars: numOrUndef(get('capture.maxTurnChars')),
+    })),
     confirmToolWrites: bool(get('tools.confirmWrites'), true),
     logLevel: isLogLevel(get('log.level')) ? (get('log.level') as LogLevel) : 'info',
   };

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
 import { readMemorySettings, settingsDelta } from '../../../src/extension/config/memorySettings';
-import { MARKDOWN_MARKER, parseMarkdown, toJsonl, toMarkdown } from '../../../src/extension/io/memoryExport';
-import type { ExportedMemory } from '../../../src/extension/io/memoryExport';
-import { parseJsonl } from '../../../src/core/ingest/jsonlIngest';
+import { formatMemoriesMarkdown } from '../../../src/core/capture/memoryExport';
+import type { MemoryRecord } from '../../../src/core/memory/memoryRecords';
+import { parseMarkdownMemories } from '../../../src/extension/io/markdownImport';
 
 const settingsOf = (values: Record<string, unknown>) => readMemorySettings((k) => values[k]);
 
@@ -59,32 +59,31 @@ describe('agentMemory.* settings mapped onto the core configs', () => {
   });
 });
 
-describe('memory export and import formats', () => {
-  const memories: ExportedMemory[] = [
-    { content: 'We use pnpm.', type: 'preference', createdAt: '2026-01-02T03:04:05.000Z', project: 'shelf', tags: ['tooling'] },
-    { content: 'Notes\n## not a heading of the export\n-- with dashes --', type: 'fact', createdAt: '2026-02-03T00:00:00.000Z', sourceId: 'https://example.com/a' },
+describe('Markdown import of memories', () => {
+  const record = (r: Pick<MemoryRecord, 'content' | 'type' | 'createdAt' | 'project' | 'tags' | 'who'>, id: string): MemoryRecord => ({
+    id, normalizedContent: null, contentHash: null, importance: 0.5, confidence: 1, sourceId: null, sourceType: null, sessionKey: null, scope: null,
+    agentId: 'default', why: null, updatedAt: r.createdAt, lastAccessed: null, accessCount: 0, isDeleted: false, deletedAt: null, extractionStatus: 'none', pinned: false, ...r,
+  });
+  const records = [
+    record({ content: 'We use pnpm.', type: 'preference', createdAt: '2026-01-02T03:04:05.000Z', project: 'shelf', tags: ['tooling'], who: 'ana' }, 'm1'),
+    record({ content: 'Notes\n- not a new memory\n## not a heading', type: 'fact', createdAt: '2026-02-03T00:00:00.000Z', project: null, tags: [], who: null }, 'm2'),
   ];
 
-  it('JSONL export reads back through the ingest parser', () => {
-    const back = parseJsonl(toJsonl(memories));
-    assert.deepEqual(back.map((m) => [m.content, m.type, m.createdAt, m.project]), memories.map((m) => [m.content, m.type, m.createdAt, m.project]));
-  });
-
-  it('Markdown export round-trips content that contains headings and comment dashes', () => {
-    const md = toMarkdown(memories);
-    assert.ok(md.includes(MARKDOWN_MARKER));
-    const back = parseMarkdown(md);
-    assert.deepEqual(back.map((m) => m.content), memories.map((m) => m.content));
-    assert.equal(back[1]?.sourceId, 'https://example.com/a');
-    assert.deepEqual(back[0]?.tags, ['tooling']);
+  it('reads the core Markdown export back: content, type, project, day, author and tags', () => {
+    const md = formatMemoriesMarkdown({ memories: records, pinned: [{ id: 'e1', name: 'pnpm', pinnedAt: '2026-01-01T00:00:00.000Z' }] }, '2026-03-01T00:00:00.000Z');
+    const back = parseMarkdownMemories(md);
+    assert.deepEqual(back.map((m) => [m.content, m.type, m.project, m.createdAt, m.who, m.tags]), [
+      ['We use pnpm.', 'preference', 'shelf', '2026-01-02T00:00:00.000Z', 'ana', ['tooling']],
+      ['Notes\n- not a new memory\n## not a heading', 'fact', undefined, '2026-02-03T00:00:00.000Z', undefined, undefined],
+    ]);
   });
 
   it('hand-written Markdown imports one memory per section', () => {
-    const back = parseMarkdown('# Project notes\n\n## Database\nWe use SQLite.\n\n## Deploy\nDocker on Fly.io.\n');
+    const back = parseMarkdownMemories('# Project notes\n\n## Database\nWe use SQLite.\n\n## Deploy\nDocker on Fly.io.\n');
     assert.deepEqual(back.map((m) => m.content), ['Database\nWe use SQLite.', 'Deploy\nDocker on Fly.io.']);
   });
 
-  it('reports a damaged metadata comment with its line number', () => {
-    assert.throws(() => parseMarkdown(`# x\n${MARKDOWN_MARKER}\n\n## fact · 2026\n<!-- {"lines": 0} -->\ntext\n`), /Line 5: the metadata comment needs a positive "lines" count/);
+  it('Markdown without headings imports one memory per paragraph', () => {
+    assert.deepEqual(parseMarkdownMemories('First fact.\n\nSecond fact\nover two lines.\n').map((m) => m.content), ['First fact.', 'Second fact\nover two lines.']);
   });
 });
