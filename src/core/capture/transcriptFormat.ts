@@ -11,13 +11,14 @@ export const DETECT_SAMPLE_LINES = 20;
 const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress']);
 
 function looksClaude(o: Record<string, unknown>): boolean {
-  return typeof o.type === 'string' && CLAUDE_TYPES.has(o.type) && (isRecord(o.message) || typeof o.sessionId === 'string' || typeof o.leafUuid === 'string' || typeof o.summary === 'string');
+  return typeof o.type === 'string' && CLAUDE_TYPES.has(o.type) && (isRecord(o.message) || typeof o.sessionId === 'string' || typeof o.leafUuid === 'string' || typeof o.summary === 'string' || typeof o.messageId === 'string');
 }
 
 const looksGeneric = (o: Record<string, unknown>): boolean => typeof o.role === 'string' && 'content' in o;
 
 /** Recognises a transcript's format from its text; an error names what was expected when nothing fits. */
-export function detectTranscriptFormat(text: string): TranscriptFormat {
+export function detectTranscriptFormat(raw: string): TranscriptFormat {
+  const text = stripBom(raw);
   const trimmed = text.trim();
   if (!trimmed) throw invalid('The transcript file is empty.', { field: '$' });
   if (trimmed.startsWith('{')) {
@@ -42,6 +43,9 @@ export function detectTranscriptFormat(text: string): TranscriptFormat {
   throw invalid("Unrecognised transcript: expected a VS Code chat export (JSON with 'requests'), a Claude Code session log (JSONL lines with 'type' and 'message') or the generic JSONL (lines with 'role' and 'content').", { field: '$' });
 }
 
+/** Files saved by some Windows editors start with a byte-order mark, which JSON.parse refuses. */
+const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 export function isTranscriptFormat(v: string): v is TranscriptFormat {
   return (TRANSCRIPT_FORMATS as readonly string[]).includes(v);
 }
@@ -52,7 +56,8 @@ export interface ParseTranscriptOptions extends Partial<ParseOptions> {
 }
 
 /** Detects (unless told) and parses a transcript into the normalised shape. */
-export function parseTranscript(text: string, options: ParseTranscriptOptions = {}): Transcript {
+export function parseTranscript(raw: string, options: ParseTranscriptOptions = {}): Transcript {
+  const text = stripBom(raw);
   const format = options.format ?? detectTranscriptFormat(text);
   const opts: ParseOptions = { maxTurnChars: options.maxTurnChars ?? DEFAULT_CAPTURE_CONFIG.maxTurnChars, ...(options.fallbackSessionId ? { fallbackSessionId: options.fallbackSessionId } : {}), ...(options.firstLineNo ? { firstLineNo: options.firstLineNo } : {}) };
   if (!text.trim()) throw invalid('The transcript file is empty.', { field: '$' });

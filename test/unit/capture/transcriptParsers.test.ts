@@ -97,6 +97,16 @@ describe('capture: transcript parsers', () => {
     assert.throws(() => parseTranscript('hello there\n'), invalidWith(/line 1 is not valid JSON/));
   });
 
+  it('accepts a file starting with a byte-order mark', () => {
+    assert.equal(parseTranscript(`\uFEFF${fixture('vscode-chat-export.json')}`).format, 'vscode');
+    assert.equal(parseTranscript(`\uFEFF${fixture('generic.jsonl')}`).turns.length, 4);
+  });
+
+  it('detects a Claude Code log that starts with file-history snapshots', () => {
+    const snap = '{"type":"file-history-snapshot","messageId":"m1","snapshot":{},"isSnapshotUpdate":false}\n';
+    assert.equal(detectTranscriptFormat(snap.repeat(25) + fixture('claude-session.jsonl')), 'claude');
+  });
+
   it('honours an explicit format over detection', () => {
     assert.throws(() => parseTranscript(fixture('generic.jsonl'), { format: 'claude' }), invalidWith(/no 'type' field/));
   });
