@@ -23,9 +23,10 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
   }
   const ents = [...degreeByEntity.keys()];
   if (ents.length > 0) {
-    for (const r of db.all<{ entity_id: string; n: number }>(
-      `SELECT entity_id, COUNT(*) AS n FROM memory_entity_mentions WHERE entity_id IN (${ph(ents.length)}) GROUP BY entity_id`, ents)) {
-      degreeByEntity.set(r.entity_id, r.n);
+    // entities.mentions is the maintained count of linking memories (seed 000), so the degree is a
+    // lookup instead of a COUNT over every mention of a hub entity.
+    for (const r of db.all<{ id: string; n: number }>(`SELECT id, mentions AS n FROM entities WHERE id IN (${ph(ents.length)})`, ents)) {
+      degreeByEntity.set(r.id, r.n);
     }
   }
   return { entitiesByMemory, degreeByEntity };

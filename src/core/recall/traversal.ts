@@ -44,7 +44,8 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
     const perAspect = new Map<string, number>();
     for (const r of db.all<{ aspect_id: string; memory_id: string; importance: number }>(
       `SELECT a.aspect_id AS aspect_id, a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a JOIN memories m ON m.id = a.memory_id
-        WHERE a.aspect_id IN (${ph(aspects.length)}) AND a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC`, aspects.map((a) => a.id))) {
+        WHERE a.aspect_id IN (${ph(aspects.length)}) AND a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC LIMIT ?`,
+      [...aspects.map((a) => a.id), cfg.maxAttributesPerAspect * aspects.length])) {
       const n = perAspect.get(r.aspect_id) ?? 0;
       if (n >= cfg.maxAttributesPerAspect) continue;
       perAspect.set(r.aspect_id, n + 1);

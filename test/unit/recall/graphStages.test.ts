@@ -96,7 +96,7 @@ describe('recall graph stages (in-memory store)', () => {
 
   it('loads hub degrees and attribute states with replacements', () => {
     const hub = store.read((db) => loadHubInput(db, ['m-api', 'm-pg']));
-    assert.equal(hub.degreeByEntity.get('e-api'), 2);
+    assert.equal(hub.degreeByEntity.get('e-api'), 5); // entities.mentions
     const states = store.read((db) => loadAttributeStates(db, ['m-old']));
     assert.deepEqual(states.get('m-old'), [{ status: 'superseded', content: 'API storage is PostgreSQL', replacement: 'API storage is MongoDB', replacementMemoryId: 'm-new' }]);
   });
