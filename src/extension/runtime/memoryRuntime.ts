@@ -77,12 +77,14 @@ export class MemoryRuntime {
     const { embedder, llm } = this.pipeline;
     const provider = this.settings.models.rerankProvider;
     const reranker = provider === 'none' ? noopReranker : provider === 'llm' && llm ? createLlmReranker(llm) : undefined;
-    return { config: this.settings.search, clock: this.host.clock, ...(embedder ? { embedder } : {}), ...(reranker ? { reranker } : {}) };
+    const search = this.settings.graphEnabled ? this.settings.search
+      : { ...this.settings.search, graphBoost: { ...this.settings.search.graphBoost, enabled: false }, traversal: { ...this.settings.search.traversal, enabled: false } };
+    return { config: search, clock: this.host.clock, ...(embedder ? { embedder } : {}), ...(reranker ? { reranker } : {}) };
   }
 
   rememberDeps(): RememberDeps {
     const hints = this.pipeline.loop.config.hints.enabled && this.pipeline.llm !== undefined;
-    return defaultRememberDeps(this.host.clock, { jobs: this.settings.jobs, enqueue: { embed: this.pipeline.embedder !== undefined, extract: true, hints } });
+    return defaultRememberDeps(this.host.clock, { jobs: this.settings.jobs, enqueue: { embed: this.pipeline.embedder !== undefined, extract: this.settings.graphEnabled, hints } });
   }
 
   /** Wakes the job worker right after work was queued. */
@@ -144,7 +146,7 @@ export class MemoryRuntime {
     }
     const extraction = DEFAULT_EXTRACTION_CONFIG;
     const extractor = llm ? createLlmExtractor(llm, extraction, logger) : createHeuristicExtractor(extraction);
-    const rememberDeps = defaultRememberDeps(clock, { jobs: s.jobs, enqueue: { embed: embedder !== undefined, extract: true, hints: false } });
+    const rememberDeps = defaultRememberDeps(clock, { jobs: s.jobs, enqueue: { embed: embedder !== undefined, extract: s.graphEnabled, hints: false } });
     const capture = createTranscriptCapture(this.store, extractor, rememberDeps);
     const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
     const extra = llm && loop.config.hints.enabled ? [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })] : [];

@@ -56,6 +56,17 @@ describe('extension runtime (store, job worker, feedback loop)', () => {
     assert.equal(rt.status().memories, 0);
   });
 
+  it('with the graph turned off, new memories get no extraction job and recall skips the graph stages', async () => {
+    const off = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'no-such-model') : k === 'graph.enabled' ? false : undefined));
+    await rt.reconfigure(off, undefined);
+    const r = await rememberText(rt, 'We decided to use Kafka for events.');
+    const jobs = rt.store.read((db) => db.all<{ job_type: string }>('SELECT job_type FROM memory_jobs WHERE memory_id = ?', [r.id]).map((j) => j.job_type));
+    assert.deepEqual(jobs, []);
+    const deps = rt.recallDeps();
+    assert.equal(deps.config?.graphBoost.enabled, false);
+    assert.equal(deps.config?.traversal.enabled, false);
+  });
+
   it('rebuilds the pipeline on new settings without reopening the store', async () => {
     const store = rt.store;
     await rememberText(rt, 'We deploy with Docker.');
