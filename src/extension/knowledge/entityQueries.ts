@@ -54,7 +54,12 @@ function toSummary(r: EntityRow, health: HealthLookup): EntitySummary {
 
 /** One page of entities matching a name substring (case-insensitive, LIKE-escaped) and a type. */
 /** `types` defaults to listEntityTypes; the data source passes a cached one. */
-export function listEntityPage(db: SqlReader, agentId: string, q: EntityListQuery, health: HealthLookup, types: () => string[] = () => listEntityTypes(db, agentId)): EntityPage {
+export function listEntityPage(
+  db: SqlReader, agentId: string, q: EntityListQuery, health: HealthLookup,
+  types: () => string[] = () => listEntityTypes(db, agentId),
+  /** Totals per (type, query) for the current store version, filled on first use. */
+  totals: Map<string, number> = new Map(),
+): EntityPage {
   if (!hasGraph(db)) return { entities: [], total: 0, types: [] };
   const where = ["e.agent_id = ?", "+e.status = 'active'"];
   const params: (string | number)[] = [agentId];
@@ -62,7 +67,12 @@ export function listEntityPage(db: SqlReader, agentId: string, q: EntityListQuer
   const text = q.query.trim().toLowerCase();
   if (text) { where.push("(e.canonical_name LIKE ? ESCAPE '\\' OR lower(e.name) LIKE ? ESCAPE '\\')"); const p = `%${likeEscape(text)}%`; params.push(p, p); }
   const clause = where.join(' AND ');
-  const total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entities e WHERE ${clause}`, params)?.n ?? 0;
+  const key = `${q.entityType ?? ''}\u0000${text}`;
+  let total = totals.get(key);
+  if (total === undefined) {
+    total = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM entities e WHERE ${clause}`, params)?.n ?? 0;
+    totals.set(key, total);
+  }
   // Page the ids first, then count only for that page (counting for every row before the sort
   // would cost a store-sized scan per page).
   const ids = db.all<{ id: string }>(`SELECT e.id FROM entities e WHERE ${clause} ORDER BY ${LIST_ORDER} LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]).map((r) => r.id);

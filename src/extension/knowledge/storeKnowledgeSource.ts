@@ -50,15 +50,16 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
   /** Cached per store version: any change (this window, another window, the CLI) drops them. */
   private health: Map<string, EntityHealthView> | undefined;
   private types: string[] | undefined;
+  private readonly totals = new Map<string, number>();
   private readonly storeSub: Disposable;
 
   constructor(private readonly options: StoreKnowledgeSourceOptions) {
     this.agentId = options.agentId ?? 'default';
-    this.storeSub = options.store.onDidChange(() => { this.health = undefined; this.types = undefined; });
+    this.storeSub = options.store.onDidChange(() => this.invalidate());
   }
 
   async listEntities(query: EntityListQuery): Promise<EntityPage> {
-    return this.options.store.read((db) => listEntityPage(db, this.agentId, query, this.healthLookup(db), () => (this.types ??= listEntityTypes(db, this.agentId))));
+    return this.options.store.read((db) => listEntityPage(db, this.agentId, query, this.healthLookup(db), () => (this.types ??= listEntityTypes(db, this.agentId)), this.totals));
   }
 
   async entityDetail(id: string): Promise<EntityDetail | null> {
@@ -97,6 +98,7 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
   async setPinned(id: string, pinned: boolean): Promise<void> {
     const nowIso = isoFromMs(this.options.clock.now());
     await this.options.store.write(pinned ? 'pin' : 'unpin', (db) => (pinned ? pinEntity(db, this.agentId, id, nowIso) : unpinEntity(db, this.agentId, id, nowIso)));
+    this.invalidate(); // the store's change event is asynchronous; the caller re-reads right away
   }
 
   async recall(query: string, limit: number): Promise<readonly RecallResultView[]> {
@@ -111,6 +113,12 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
 
   dispose(): void {
     this.storeSub.dispose();
+  }
+
+  private invalidate(): void {
+    this.health = undefined;
+    this.types = undefined;
+    this.totals.clear();
   }
 
   private healthLookup(db: SqlReader): HealthLookup {
