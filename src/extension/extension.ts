@@ -44,7 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
   registerChatParticipant(context, services, docs);
   const tools = registerTools(context, services);
-  registerStatusBar(context, services);
+  const statusBar = registerStatusBar(context, services);
   registerImportFolder(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
@@ -65,7 +65,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   // After activation, off its critical path: open the store so queued background jobs resume, idle
   // sessions end and the status bar fills in; then ask once for a provider configured in settings.json.
   const warmUp = setTimeout(() => {
-    void services.runtime().catch((e: unknown) => services.logger.warn(`opening the store: ${userMessage(e)}`));
+    void services.runtime().catch((e: unknown) => {
+      services.logger.warn(`opening the store: ${userMessage(e)}`);
+      statusBar.text = '$(database) $(error)';
+      statusBar.tooltip = `Agent Memory could not open its store: ${userMessage(e)}`;
+    });
     void promptLlmConsentIfNeeded(services).catch((e: unknown) => services.logger.warn(`language model consent: ${userMessage(e)}`));
   }, BACKGROUND_OPEN_DELAY_MS);
   context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
