@@ -43,6 +43,7 @@ let playground: PlaygroundStatus = state.recall ? { kind: 'done', result: state.
 let recallSeq = 0;
 let pageSeq = 0;
 let loaded = false;
+let sectionSent = false;
 
 // ---- layout -------------------------------------------------------------------------------
 const tabs: readonly (readonly [Tab, string])[] = [['entities', 'Entities'], ['recall', 'Recall'], ['overview', 'Overview']];
@@ -95,6 +96,8 @@ root.replaceChildren(tabList, alertBox, entitiesPanel, recallPanel, overviewPane
 
 // ---- behaviour ----------------------------------------------------------------------------
 function showTab(tab: Tab, focus = false): void {
+  if (tab !== state.tab || !sectionSent) post({ type: 'showSection', section: tab });
+  sectionSent = true;
   save({ tab });
   tabs.forEach(([id], i) => {
     const button = tabButtons[i] as HTMLButtonElement;
@@ -284,8 +287,8 @@ renderDetail(detailRoot, detail, detailEvents);
 renderStats(statsRoot, undefined);
 renderFocal(focalRoot, undefined, (id) => select(id, true));
 renderPlaygroundResults(recallResults, playground);
+post({ type: 'ready' });
 showTab(state.tab);
 list.setSelected(state.selectedId);
-post({ type: 'ready' });
 post({ type: 'search', query: state.query, entityType: state.entityType });
 if (state.selectedId) post({ type: 'selectEntity', id: state.selectedId });

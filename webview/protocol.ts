@@ -204,6 +204,7 @@ export const webviewMessageDecoder: Decoder<WebviewMessage> = tagged<WebviewMess
   recall: object({ type: oneOf(['recall']), requestId, query: refine(str(1, L.recallQueryLength), (q) => q.trim().length > 0, 'a non-blank query'), limit: int(1, L.recallLimitMax) }),
   openInTree: object({ type: oneOf(['openInTree']), id }),
   copy: object({ type: oneOf(['copy']), id, what: oneOf(['name', 'id', 'json']) }),
+  showSection: object({ type: oneOf(['showSection']), section: oneOf(['entities', 'recall', 'overview']) }),
 });
 
 /** Decodes a message from the webview (host side), with the reason when it is malformed. */

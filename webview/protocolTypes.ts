@@ -174,6 +174,8 @@ export type HostMessage =
 
 export type CopyWhat = 'name' | 'id' | 'json';
 
+export type PanelSection = 'entities' | 'recall' | 'overview';
+
 /** Webview → host. */
 export type WebviewMessage =
   | { readonly type: 'ready' }
@@ -184,4 +186,6 @@ export type WebviewMessage =
   | { readonly type: 'setPinned'; readonly id: string; readonly pinned: boolean }
   | { readonly type: 'recall'; readonly requestId: number; readonly query: string; readonly limit: number }
   | { readonly type: 'openInTree'; readonly id: string }
-  | { readonly type: 'copy'; readonly id: string; readonly what: CopyWhat };
+  | { readonly type: 'copy'; readonly id: string; readonly what: CopyWhat }
+  /** Which section the user sees: stats and focal entities are only re-read while the overview shows. */
+  | { readonly type: 'showSection'; readonly section: PanelSection };

@@ -6,7 +6,7 @@
 import { array, int, nullable, num, object, oneOf, runDecoder, str } from './decode';
 import type { Decoder } from './decode';
 import { PROTOCOL_LIMITS as L, recallResultDecoder } from './protocol';
-import type { RecallResultView } from './protocolTypes';
+import type { PanelSection, RecallResultView } from './protocolTypes';
 
 /** The last playground run, kept so the results survive a reload. */
 export interface RecallState {
@@ -15,7 +15,7 @@ export interface RecallState {
   readonly results: readonly RecallResultView[];
 }
 
-export type Tab = 'entities' | 'recall' | 'overview';
+export type Tab = PanelSection;
 
 export interface ViewState {
   readonly tab: Tab;

@@ -36,6 +36,9 @@ export class KnowledgeController implements Disposable {
   private selectedId: string | undefined;
   private lastDetailJson: string | undefined;
   private ready = false;
+  /** Stats and focal entities are re-read only while the overview shows (default: shown, for
+   *  webviews that never say); switching to it re-reads them. */
+  private overviewVisible = true;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private disposed = false;
@@ -84,8 +87,7 @@ export class KnowledgeController implements Disposable {
       do {
         this.refreshAgain = false;
         await this.guard('list', () => this.refreshList());
-        await this.guard('stats', () => this.sendStats());
-        await this.guard('focal', () => this.sendFocal());
+        await this.sendOverview();
         await this.guard('detail', () => this.sendDetail(false));
       } while (this.refreshAgain && !this.disposed);
     })().finally(() => { this.refreshing = undefined; });
@@ -100,9 +102,10 @@ export class KnowledgeController implements Disposable {
     switch (m.type) {
       case 'ready':
         this.ready = true;
-        await this.guard('stats', () => this.sendStats());
-        await this.guard('focal', () => this.sendFocal());
-        return;
+        return this.sendOverview();
+      case 'showSection':
+        this.overviewVisible = m.section === 'overview';
+        return this.sendOverview();
       case 'refresh':
         this.ready = true;
         return this.refresh();
@@ -189,6 +192,13 @@ export class KnowledgeController implements Disposable {
     if (!force && json === this.lastDetailJson) return;
     this.lastDetailJson = json;
     this.send({ type: 'detail', id, detail });
+  }
+
+  /** Sends stats and focal entities when the overview shows (they cost a few table scans). */
+  private async sendOverview(): Promise<void> {
+    if (!this.overviewVisible) return;
+    await this.guard('stats', () => this.sendStats());
+    await this.guard('focal', () => this.sendFocal());
   }
 
   private async sendStats(): Promise<void> {

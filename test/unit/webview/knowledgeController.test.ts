@@ -218,4 +218,16 @@ describe('Knowledge panel controller', () => {
     const [m] = t.take();
     assert.deepEqual(m, { type: 'error', scope: 'stats', message: 'The memory store is not open yet.' });
   });
+
+  it('re-reads stats and focal entities only while the overview shows, and on switching to it', async () => {
+    const t = setup();
+    await start(t);
+    await t.controller.handle({ type: 'showSection', section: 'entities' });
+    t.take();
+    t.source.entities[0] = { ...t.source.entities[0]!, mentions: 40 };
+    await t.controller.refresh();
+    assert.deepEqual(t.take().map((m) => m.type), ['delta']);
+    await t.controller.handle({ type: 'showSection', section: 'overview' });
+    assert.deepEqual(t.take().map((m) => m.type), ['stats', 'focal']);
+  });
 });

@@ -31,6 +31,7 @@ describe('webview protocol: webview → host messages', () => {
       { type: 'selectEntity', id: 'e1' }, { type: 'setPinned', id: 'e1', pinned: true },
       { type: 'recall', requestId: 1, query: 'how do tests run', limit: 10 },
       { type: 'openInTree', id: 'e1' }, { type: 'copy', id: 'e1', what: 'json' },
+      { type: 'showSection', section: 'overview' },
     ];
     for (const m of good) assert.deepEqual(parseWebviewMessage(m), m);
   });
@@ -46,6 +47,7 @@ describe('webview protocol: webview → host messages', () => {
     rejectsWebview({ type: 'setPinned', id: 'e1', pinned: 'yes' }, 'pinned');
     rejectsWebview({ type: 'selectEntity', id: '' }, 'id');
     rejectsWebview({ type: 'copy', id: 'e1', what: 'password' }, 'what');
+    rejectsWebview({ type: 'showSection', section: 'settings' }, 'section');
   });
 
   it('enforces bounds on lengths, offsets and limits', () => {
