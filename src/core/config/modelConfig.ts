@@ -15,6 +15,12 @@ export const USE_LITE_MAX_TOKENS = 128;
 export const USE_LITE_DIMS = 512;
 /** ONNX Runtime intra-op threads for the embedding worker (the machines have 2 cores). */
 export const DEFAULT_INTRA_OP_THREADS = 2;
+/**
+ * Rows per ONNX run after sorting a batch by token count. The dense graph pads every row to the
+ * longest one (attention grows with its square), so runs of similar length cost far less: on the
+ * dev-set memories an unsorted batch of 64 took ~3× the CPU of sorted runs (bench/models.ts).
+ */
+export const USE_LITE_RUN_ROWS = 16;
 
 /** Rerank head size and timeout for the generic rerank() (seed 000). */
 export const DEFAULT_RERANK_TOP_N = 20;

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import type * as Ort from 'onnxruntime-node';
-import { USE_LITE_DIMS, USE_LITE_MAX_TOKENS } from '../config/modelConfig';
+import { USE_LITE_DIMS, USE_LITE_MAX_TOKENS, USE_LITE_RUN_ROWS } from '../config/modelConfig';
 import { MemoryError } from '../errors';
 import { splitRows } from './embedder';
 import { loadUseLiteTokenizer, truncateIds } from './useLiteTokenizer';
@@ -23,11 +23,22 @@ export const USE_LITE_OUTPUT = 'sentence_embedding';
 
 /** Padded int64 ids [rows × seq] with -1 padding; seq is at least 1. */
 export function encodeUseLiteBatch(tokenizer: UseLiteTokenizer, texts: readonly string[], maxTokens = USE_LITE_MAX_TOKENS): { ids: BigInt64Array; seq: number } {
-  const encoded = texts.map((t) => truncateIds(tokenizer.encode(t), maxTokens));
+  return padIds(texts.map((t) => truncateIds(tokenizer.encode(t), maxTokens)));
+}
+
+function padIds(encoded: readonly (readonly number[])[]): { ids: BigInt64Array; seq: number } {
   const seq = Math.max(1, ...encoded.map((e) => e.length));
-  const ids = new BigInt64Array(texts.length * seq).fill(USE_LITE_PADDING_ID);
+  const ids = new BigInt64Array(encoded.length * seq).fill(USE_LITE_PADDING_ID);
   encoded.forEach((row, r) => row.forEach((id, c) => { ids[r * seq + c] = BigInt(id); }));
   return { ids, seq };
+}
+
+/** Row indices sorted by token count, cut into runs of at most `rows` (little padding per run). */
+export function lengthRuns(encoded: readonly (readonly number[])[], rows = USE_LITE_RUN_ROWS): number[][] {
+  const order = encoded.map((e, i) => ({ i, n: e.length })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.i);
+  const runs: number[][] = [];
+  for (let k = 0; k < order.length; k += rows) runs.push(order.slice(k, k + rows));
+  return runs;
 }
 
 export class UseLiteOnnxModel {
@@ -53,6 +64,8 @@ export class UseLiteOnnxModel {
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
+        // No busy-waiting between ops: the extension host shares the CPU with the editor.
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
       });
       return new UseLiteOnnxModel(tokenizer, session, ort);
     } catch (e) {
@@ -60,17 +73,20 @@ export class UseLiteOnnxModel {
     }
   }
 
-  /** Embeds one batch: a [rows × 512] buffer of l2-normalised rows. */
+  /** Embeds one batch: a [rows × 512] buffer of l2-normalised rows, in input order. */
   async embedFlat(texts: readonly string[]): Promise<Float32Array> {
-    if (texts.length === 0) return new Float32Array(0);
-    const { ids, seq } = encodeUseLiteBatch(this.tokenizer, texts);
-    const input = new this.ort.Tensor('int64', ids, [texts.length, seq]);
-    const out = await this.session.run({ [USE_LITE_INPUT]: input });
-    const tensor = out[USE_LITE_OUTPUT];
-    if (!tensor || !(tensor.data instanceof Float32Array) || tensor.data.length !== texts.length * this.dims) {
-      throw new MemoryError('E_MODEL_LOAD', 'The embedding model returned an unexpected output.');
+    const out = new Float32Array(texts.length * this.dims);
+    const encoded = texts.map((t) => truncateIds(this.tokenizer.encode(t), USE_LITE_MAX_TOKENS));
+    for (const run of lengthRuns(encoded)) {
+      const { ids, seq } = padIds(run.map((i) => encoded[i] as number[]));
+      const result = await this.session.run({ [USE_LITE_INPUT]: new this.ort.Tensor('int64', ids, [run.length, seq]) });
+      const data = result[USE_LITE_OUTPUT]?.data;
+      if (!(data instanceof Float32Array) || data.length !== run.length * this.dims) {
+        throw new MemoryError('E_MODEL_LOAD', 'The embedding model returned an unexpected output.');
+      }
+      run.forEach((row, k) => out.set(data.subarray(k * this.dims, (k + 1) * this.dims), row * this.dims));
     }
-    return tensor.data;
+    return out;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
