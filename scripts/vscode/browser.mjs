@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 export const CHROMIUM_ARGS = Object.freeze([
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage',
+  '--disable-dev-shm-usage', '--disable-crash-reporter', '--disable-breakpad',
 ]);
 
 /** Launches Chromium with a fresh user-data dir under profile.dir; returns {context, page, close()}. */
@@ -22,6 +22,8 @@ export async function launchBrowser(profile, { viewport = { width: 1400, height:
     args: [...CHROMIUM_ARGS],
     viewport,
     timeout: 60_000,
+    // Chromium's helpers (crash handler) otherwise write under ~/.config and ~/.cache.
+    env: { ...process.env, XDG_CONFIG_HOME: join(profile.dir, 'chromium-xdg', 'config'), XDG_CACHE_HOME: join(profile.dir, 'chromium-xdg', 'cache') },
   });
   const page = context.pages()[0] ?? await context.newPage();
   return {
