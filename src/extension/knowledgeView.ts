@@ -10,8 +10,6 @@ import { KnowledgeController } from './knowledge/knowledgeController';
 import type { KnowledgeActions } from './knowledge/knowledgeController';
 import type { KnowledgeDataSource } from './knowledge/knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './knowledge/switchableSource';
-import { connectKnowledge } from './knowledge/connectKnowledge';
-import type { KnowledgeConnection } from './knowledge/connectKnowledge';
 import { PANEL_CONFIG } from '../../webview/panelConfig';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
@@ -22,7 +20,11 @@ export const SHOW_ENTITY_COMMAND = 'agentMemory.showEntityInKnowledgePanel';
 /** Command the graph tree registers to reveal an entity; when absent the tree view is focused. */
 const REVEAL_IN_TREE_COMMAND = 'agentMemory.revealEntityInGraph';
 
-/** The panels of this window; activate() connects them to the store with `connect` (or `setDataSource`). */
+/**
+ * The panels of this window. activate() connects them to the store: `setDataSource(source)` for
+ * each opened runtime, and `source.setOpenerBySideEffect(() => services.runtime())` so the panel's
+ * first request opens the store.
+ */
 export class KnowledgePanels implements vscode.Disposable {
   readonly source = new SwitchableKnowledgeSource();
   /** Open panels and whether each is visible (hidden ones refresh when shown again). */
@@ -42,16 +44,6 @@ export class KnowledgePanels implements vscode.Disposable {
     this.source.set(source);
     this.scheduleRefresh();
     return new vscode.Disposable(() => this.source.clear(source));
-  }
-
-  /**
-   * Connects to the memory runtime: opened lazily on the panel's first request, replaced when a
-   * runtime is rebuilt. In activate(): `context.subscriptions.push(panels.connect({ runtime: () =>
-   * services.runtime(), onDidOpenRuntime: services.onDidOpenRuntime, clock: services.host.clock }))`.
-   */
-  connect(connection: KnowledgeConnection): vscode.Disposable {
-    const d = connectKnowledge(this.source, connection);
-    return new vscode.Disposable(() => d.dispose());
   }
 
   resolveView(view: vscode.WebviewView): void {
@@ -160,7 +152,7 @@ function isReady(raw: unknown): boolean {
 
 /**
  * Registers the view, the editor-tab serializer and the panel commands. Returns the panels so
- * activate() can connect the data source: `panels.setDataSource(createStoreKnowledgeSource(...))`.
+ * activate() can connect the data source: `panels.setDataSource(new StoreKnowledgeSource({ store, ... }))`.
  */
 export function registerKnowledgeView(context: vscode.ExtensionContext, services: Services, source?: KnowledgeDataSource): KnowledgePanels {
   const panels = new KnowledgePanels(services);

@@ -113,6 +113,7 @@ export const tests: E2eTest[] = [
       const why = await plainText(panel.locator('.result .why').first());
       assert.match(why, /Channels[\s\S]*lexical/);
       await screenshot('knowledge-panel-recall-explain');
+      await panel.locator('#tab-entities').click();
     },
   },
 ];
