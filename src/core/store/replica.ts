@@ -202,20 +202,20 @@ export class Replica {
     let seq = this.appliedSeq;
     this.db.exec('BEGIN');
     for (const w of batch) {
-      // The outer savepoint also undoes the write if encoding its record fails (e.g. too large).
-      this.db.exec('SAVEPOINT am_item');
       try {
-        const out = runRecorded(this.db, w.fn);
-        if (out.statements.length) {
-          records.push(encodeRecord(seq + 1, { k: 'tx', l: w.label, s: out.statements }));
+        // Encoding runs before the write's savepoint is released, so a write whose record cannot
+        // be encoded (e.g. too large) is undone like one whose function threw.
+        let record: Buffer | undefined;
+        const out = runRecorded(this.db, w.fn, (statements) => {
+          if (statements.length) record = encodeRecord(seq + 1, { k: 'tx', l: w.label, s: statements });
+        });
+        if (record) {
+          records.push(record);
           seq++;
           labels.push(w.label);
         }
-        this.db.exec('RELEASE am_item');
         ok.push({ w, result: out.result });
       } catch (e) {
-        this.db.exec('ROLLBACK TO am_item');
-        this.db.exec('RELEASE am_item');
         settled.push(() => w.reject(e));
       }
     }

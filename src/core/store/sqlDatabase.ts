@@ -39,8 +39,18 @@ function bindParams(params: SqlParams | undefined): BindValue[] | Record<string,
   return out;
 }
 
+/** A trap inside the WASM engine (e.g. "memory access out of bounds") leaves its state unreliable. */
+function isEngineTrap(e: unknown): boolean {
+  return e instanceof Error && e.name === 'RuntimeError';
+}
+
+function engineBroken(cause?: unknown): MemoryError {
+  return new MemoryError('E_STORE_CORRUPT', 'The SQLite engine of this window failed internally; reopen the memory store (restart the window or CLI). Nothing acknowledged was lost: the journal on disk is intact.', undefined, { cause });
+}
+
 function sqlError(e: unknown, sql: string): MemoryError {
   if (e instanceof MemoryError) return e;
+  if (isEngineTrap(e)) return engineBroken(e);
   const text = e instanceof Error ? e.message : String(e);
   if (/constraint/i.test(text)) return new MemoryError('E_INVALID_INPUT', `The store rejected the change (${text.split('\n')[0]}).`, { sql }, { cause: e });
   return new MemoryError('E_INTERNAL', 'A store query failed.', { sql, reason: text }, { cause: e });
@@ -49,8 +59,15 @@ function sqlError(e: unknown, sql: string): MemoryError {
 export class SqlDatabase {
   private readonly cache = new Map<string, EngineStatement>();
   private closed = false;
+  /** Set after an engine trap: every later statement fails with E_STORE_CORRUPT. */
+  private broken = false;
 
   constructor(private readonly db: EngineDatabase) {}
+
+  private fail(e: unknown, sql: string): MemoryError {
+    if (isEngineTrap(e)) this.broken = true;
+    return sqlError(e, sql);
+  }
 
   all<T extends object = Row>(sql: string, params?: SqlParams): T[] {
     const stmt = this.statement(sql);
@@ -61,7 +78,7 @@ export class SqlDatabase {
       while (stmt.step()) rows.push(stmt.getAsObject() as T);
       return rows;
     } catch (e) {
-      throw sqlError(e, sql);
+      throw this.fail(e, sql);
     } finally {
       this.release(sql, stmt);
     }
@@ -74,7 +91,7 @@ export class SqlDatabase {
       if (bound !== undefined) stmt.bind(bound as never);
       return stmt.step() ? (stmt.getAsObject() as T) : undefined;
     } catch (e) {
-      throw sqlError(e, sql);
+      throw this.fail(e, sql);
     } finally {
       this.release(sql, stmt);
     }
@@ -88,7 +105,7 @@ export class SqlDatabase {
       if (bound !== undefined) stmt.bind(bound as never);
       stmt.step();
     } catch (e) {
-      throw sqlError(e, sql);
+      throw this.fail(e, sql);
     } finally {
       this.release(sql, stmt);
     }
@@ -105,7 +122,7 @@ export class SqlDatabase {
       if (bound !== undefined) stmt.bind(bound as never);
       stmt.step();
     } catch (e) {
-      throw sqlError(e, sql);
+      throw this.fail(e, sql);
     } finally {
       this.release(sql, stmt);
     }
@@ -113,7 +130,8 @@ export class SqlDatabase {
 
   /** Executes statements without parameters (transaction control, pragmas). */
   exec(sql: string): void {
-    try { this.db.exec(sql); } catch (e) { throw sqlError(e, sql); }
+    if (this.broken) throw engineBroken();
+    try { this.db.exec(sql); } catch (e) { throw this.fail(e, sql); }
   }
 
   hasTable(name: string): boolean {
@@ -141,6 +159,7 @@ export class SqlDatabase {
 
   private statement(sql: string): EngineStatement {
     if (this.closed) throw new MemoryError('E_INTERNAL', 'The store is closed.');
+    if (this.broken) throw engineBroken();
     const cached = this.cache.get(sql);
     if (cached) {
       this.cache.delete(sql);
@@ -149,7 +168,7 @@ export class SqlDatabase {
     try {
       return this.db.prepare(sql);
     } catch (e) {
-      throw sqlError(e, sql);
+      throw this.fail(e, sql);
     }
   }
 

@@ -38,11 +38,12 @@ function isThenable(v: unknown): boolean {
 const SAVEPOINT = 'am_write';
 
 /**
- * Runs `fn` in a savepoint. On success the savepoint is released (the caller owns the enclosing
- * transaction and decides to COMMIT or ROLLBACK); on a throw it is rolled back and the error
- * rethrown. `fn` must be synchronous.
+ * Runs `fn` in a savepoint. On success `beforeRelease` sees the recorded statements (it may throw
+ * to undo the write) and the savepoint is released (the caller owns the enclosing transaction and
+ * decides to COMMIT or ROLLBACK); on a throw it is rolled back and the error rethrown. `fn` must be
+ * synchronous.
  */
-export function runRecorded<T>(db: SqlDatabase, fn: (w: SqlWriter) => T): TransactionOutcome<T> {
+export function runRecorded<T>(db: SqlDatabase, fn: (w: SqlWriter) => T, beforeRelease?: (statements: readonly RecordedStatement[]) => void): TransactionOutcome<T> {
   const statements: RecordedStatement[] = [];
   let open = true;
   const guard = (): void => {
@@ -64,6 +65,8 @@ export function runRecorded<T>(db: SqlDatabase, fn: (w: SqlWriter) => T): Transa
   try {
     const result = fn(writer);
     if (isThenable(result)) throw new MemoryError('E_INTERNAL', 'A store write function must be synchronous (it returned a promise).');
+    open = false;
+    beforeRelease?.(statements);
     db.exec(`RELEASE ${SAVEPOINT}`);
     return { result, statements };
   } catch (e) {

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { isMemoryError } from '../../../src/core/errors';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import { SqlDatabase } from '../../../src/core/store/sqlDatabase';
 import { MIGRATIONS, SCHEMA_VERSION, addColumnIfMissing, runMigrations } from '../../../src/core/store/migrations';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 
@@ -104,6 +105,14 @@ describe('store schema and in-memory store', () => {
     const add = (id: string) => (w: SqlWriter) => w.run('INSERT INTO memories (id, content, content_hash, project, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [id, 'x', 'h', 'p', T0, T0]);
     await store.write('a', add('m1'));
     await assert.rejects(store.write('b', add('m2')), (e) => isMemoryError(e, 'E_INVALID_INPUT'));
+  });
+
+  it('turns an engine trap into E_STORE_CORRUPT and refuses every later statement', () => {
+    const trap = Object.assign(new Error('memory access out of bounds'), { name: 'RuntimeError' });
+    const engine = { prepare: () => { throw trap; }, exec: () => undefined, close: () => undefined };
+    const db = new SqlDatabase(engine as never);
+    assert.throws(() => db.get('SELECT 1'), (e) => isMemoryError(e, 'E_STORE_CORRUPT') && /reopen/.test(e.message));
+    assert.throws(() => db.exec('BEGIN'), (e) => isMemoryError(e, 'E_STORE_CORRUPT'));
   });
 
   it('reports changes and accepts named parameters', async () => {
