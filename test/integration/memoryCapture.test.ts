@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ImportReport } from '../../src/core/capture/transcriptImport';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { memoryApi, setSetting, useFreshStore } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 function transcript(sessionId: string, decision: string): string {
@@ -29,6 +29,7 @@ describe('capture from other agents (transcripts)', () => {
   });
 
   after(async () => {
+    await restoreDefaultStore();
     await setSetting('capture.importFolder', undefined);
   });
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { askMemory, memoryApi, sessionsByHarness, useFreshStore } from './memoryTestKit';
+import { askMemory, memoryApi, restoreDefaultStore, sessionsByHarness, useFreshStore } from './memoryTestKit';
 
 const FACT = 'The shelf service stores reading lists in SQLite with WAL journaling enabled.';
 
@@ -11,6 +11,10 @@ describe('@memory answers from the store (fake language model)', () => {
   before(async () => {
     api = await memoryApi();
     await useFreshStore(api, 'chat');
+  });
+
+  after(async () => {
+    await restoreDefaultStore();
   });
 
   afterEach(async () => {

@@ -9,7 +9,7 @@ import type { IngestResult } from '../../src/core/ingest/jsonlIngest';
 import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';
 import type { RememberResult } from '../../src/core/memory/remember';
 import type { RecallResult } from '../../src/core/recall/recallTypes';
-import { memoryApi, useFreshStore, waitForEntity } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, useFreshStore, waitForEntity } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 const SELECTED = 'We decided to use Redis to cache each reading list page; the API paginates with opaque cursors.';
@@ -20,6 +20,10 @@ describe('Memory commands and the graph tree', () => {
   before(async () => {
     api = await memoryApi();
     await useFreshStore(api, 'commands');
+  });
+
+  after(async () => {
+    await restoreDefaultStore();
   });
 
   it('lists every Memory command in the command registry', async () => {

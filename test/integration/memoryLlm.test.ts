@@ -4,7 +4,7 @@ import type { AgentMemoryApi } from '../../src/extension/extension';
 import { LLM_CONSENT_KEY } from '../../src/extension/llmProvider';
 import { createVscodeLlmClient } from '../../src/extension/vscodeLlmClient';
 import { rememberText } from '../../src/extension/memoryActions';
-import { memoryApi, setSetting, useFreshStore } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 const VENDOR = 'agent-memory-fake';
@@ -18,6 +18,7 @@ describe('language model provider "vscode" on the fake model', () => {
   });
 
   after(async () => {
+    await restoreDefaultStore();
     await setSetting('llm.provider', undefined);
     await setSetting('llm.vscode.vendor', undefined);
     await waitFor('the language model to be off again', () => (api.services.llmChoice().client ? undefined : true), 20_000);

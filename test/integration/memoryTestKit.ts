@@ -34,6 +34,11 @@ export async function useFreshStore(api: AgentMemoryApi, label: string): Promise
   }, 30_000, 100);
 }
 
+/** Points the store back at the default (global storage) so later suites start from the usual place. */
+export async function restoreDefaultStore(): Promise<void> {
+  await setSetting('store.path', undefined);
+}
+
 /** Waits until the knowledge graph holds an entity with this canonical name; returns its id. */
 export function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
   return waitFor(`entity "${name}" to be extracted`, () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { memoryApi, sessionsByHarness, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, sessionsByHarness, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 function text(result: vscode.LanguageModelToolResult): string {
@@ -25,6 +25,7 @@ describe('memory language model tools (vscode.lm.invokeTool)', () => {
   });
 
   after(async () => {
+    await restoreDefaultStore();
     await setSetting('tools.confirmWrites', undefined);
   });
 
