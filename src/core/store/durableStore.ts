@@ -87,6 +87,7 @@ export class DurableStore implements DurableMemoryStore {
 
   read<T>(fn: (db: SqlReader) => T): T {
     this.assertOpen();
+    if (this.replica.db.isBroken) this.replica.rebuild();
     this.refreshQuietly();
     return fn(this.replica.db);
   }
@@ -195,6 +196,7 @@ export class DurableStore implements DurableMemoryStore {
     const settled: (() => void)[] = [];
     const labels: string[] = [];
     try {
+      if (this.replica.db.isBroken) this.replica.rebuild();
       const external = this.replica.catchUp(true);
       if (external.length) this.listeners.fire({ external: true, labels: external });
       assertSchemaNotNewer(this.replica.db, this.p.migrations);

@@ -174,6 +174,24 @@ export class Replica {
     this.p.logger.info(`Caught up with other windows by reloading the snapshot at record ${base.position.seq}.`);
   }
 
+  /**
+   * Rebuilds the database from disk (newest valid snapshot + journal) after the engine trapped.
+   * The journal is the source of truth, so nothing acknowledged is lost.
+   */
+  rebuild(): void {
+    const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
+    const db = new SqlDatabase(createEngineDatabaseSync(base.image));
+    configureConnection(db);
+    try { this.db.close(); } catch { /* the broken engine may fail to close */ }
+    this.db = db;
+    this.tail.close();
+    this.tail = new JournalTail(this.p.fs, this.dir, base.position.generation, base.position.offset);
+    this.appliedSeq = base.position.seq;
+    this.pendingRotate = undefined;
+    this.catchUp(false);
+    this.p.logger.warn(`The SQLite engine failed; the memory store was rebuilt from disk (record ${this.appliedSeq}).`);
+  }
+
   /** Under the lock a bad tail cannot be a write in progress: keep it aside and cut it off. */
   private repairTail(at: number): void {
     const tail = this.tail;

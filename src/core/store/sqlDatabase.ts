@@ -64,6 +64,9 @@ export class SqlDatabase {
 
   constructor(private readonly db: EngineDatabase) {}
 
+  /** True after an engine trap (the store rebuilds this database from disk). */
+  get isBroken(): boolean { return this.broken; }
+
   private fail(e: unknown, sql: string): MemoryError {
     if (isEngineTrap(e)) this.broken = true;
     return sqlError(e, sql);

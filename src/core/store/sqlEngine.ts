@@ -21,9 +21,9 @@ export function loadSqlEngine(): Promise<SqlJsStatic> {
 }
 
 /** Synchronous variant for code that runs after a store was opened (the engine is loaded then). */
-export function createEngineDatabaseSync(image: Uint8Array): EngineDatabase {
+export function createEngineDatabaseSync(image?: Uint8Array): EngineDatabase {
   if (!loaded) throw new Error('The SQLite engine is not loaded yet.');
-  return new loaded.Database(image);
+  return image ? new loaded.Database(image) : new loaded.Database();
 }
 
 /** A new empty database, or one deserialised from a SQLite file image. */

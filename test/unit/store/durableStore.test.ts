@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/core/clock';
+import { isMemoryError } from '../../../src/core/errors';
 import { countMemories, getMemory, insertMemory } from '../../../src/core/memory/memoryRecords';
 import { openStore } from '../../../src/core/store/openStore';
 import type { DurableMemoryStore } from '../../../src/core/store/durableStore';
@@ -144,6 +145,22 @@ describe('durable store', () => {
     assert.ok(readdirSync(temp.dir).includes('snapshot.amsnap'));
     const c = await openIn();
     assert.equal(c.read((db) => countMemories(db)), 2);
+  });
+
+  it('rebuilds from disk after a WASM engine trap, losing nothing acknowledged', async () => {
+    const a = await openIn();
+    const first = await remember(a, 'before the trap');
+    const engine = (a as unknown as { replica: { db: { db: { exec: (sql: string) => unknown } } } }).replica.db.db;
+    const exec = engine.exec.bind(engine);
+    let armed = true;
+    engine.exec = (sql) => {
+      if (armed) { armed = false; throw Object.assign(new Error('memory access out of bounds'), { name: 'RuntimeError' }); }
+      return exec(sql);
+    };
+    await assert.rejects(remember(a, 'during the trap'), (e) => isMemoryError(e, 'E_STORE_CORRUPT'));
+    const second = await remember(a, 'after the trap');
+    assert.ok(a.read((db) => getMemory(db, first) && getMemory(db, second)));
+    assert.equal(a.read((db) => countMemories(db)), 2);
   });
 
   it('refuses writes whose function is async', async () => {
