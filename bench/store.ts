@@ -142,6 +142,6 @@ async function main(): Promise<void> {
 
 const probeDir = argOf('probe-open', '');
 (probeDir ? probeOpen(probeDir) : main()).catch((e: unknown) => {
-  console.error(e instanceof Error ? e.stack : e);
+  console.error(e instanceof Error ? e.stack : e, (e as { details?: unknown }).details ?? '');
   process.exit(1);
 });
