@@ -39,7 +39,8 @@ describe('@memory answers from the store (fake language model)', () => {
     assert.equal(recalled.command, 'recall');
     assert.match(recalled.answer, /SQLite/);
     assert.ok(recalled.references.includes(memoryRef), `recall references ${JSON.stringify(recalled.references)} miss ${memoryRef}`);
-    assert.match(recalled.answer, /why\?/, 'each memory has a "why recalled" link');
+    assert.match(recalled.answer, /\[why\?\]\(command:agentMemory\.showRecallExplanation\?/, 'each memory has a "why recalled" link');
+    assert.match(recalled.answer, /\[forget\]\(command:agentMemory\.forgetMemory\?/, 'and a forget link');
   });
 
   it('composes the answer with the chat model and cites the remembered memory', async () => {

@@ -13,6 +13,9 @@ import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, explainLines, resultList } from './recallFormat';
 
+/** The Memory: Forget command (asks before deleting). */
+const FORGET_COMMAND = 'agentMemory.forgetMemory';
+
 export interface RecallAnswerDeps {
   readonly rt: MemoryRuntime;
   readonly docs: MemoryDocuments;
@@ -27,14 +30,14 @@ function commandLink(title: string, command: string, args: unknown[]): string {
 
 function addReferences(deps: RecallAnswerDeps, results: readonly RecallResult[]): void {
   for (const r of results) {
-    deps.out.reference(memoryUri(r.id), r.content.slice(0, 60));
+    deps.out.reference(memoryUri(r.id));
     const src = sourceUri(r.sourceId);
-    if (src) deps.out.reference(src, r.sourceId ?? '');
+    if (src) deps.out.reference(src);
   }
 }
 
 function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly RecallResult[]): string {
-  return resultList(results, (_i, r) => commandLink('why?', SHOW_EXPLAIN_COMMAND, [deps.docs.keepExplain(query, r).toString()]));
+  return resultList(results, (_i, r) => `${commandLink('why?', SHOW_EXPLAIN_COMMAND, [deps.docs.keepExplain(query, r).toString()])} · ${commandLink('forget', FORGET_COMMAND, [r.id])}`);
 }
 
 export function noMatches(out: ChatOutput, query: string): void {

@@ -30,7 +30,7 @@ export async function rememberFromChat(rt: MemoryRuntime, out: ChatOutput, text:
     return undefined;
   }
   const r = await rememberText(rt, text, { sourceType: 'vscode-chat', ...(sessionKey ? { sessionKey } : {}), ...(vscode.workspace.name ? { project: vscode.workspace.name } : {}) });
-  out.reference(memoryUri(r.id), 'memory');
+  out.reference(memoryUri(r.id));
   if (r.duplicate) out.markdown(`I already remember that (memory \`${r.id}\`), so nothing was added.`);
   else out.markdown(`Remembered${r.chunkIds.length > 1 ? ` in ${r.chunkIds.length} parts` : ''} (memory \`${r.id}\`). It is searchable by keyword now; its meaning and graph links are added in the background.`);
   if (r.redacted.length) out.markdown(`\n\nSecrets were removed before storing (${r.redacted.join(', ')}).`);

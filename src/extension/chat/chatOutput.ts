@@ -24,10 +24,9 @@ export class ChatOutput {
     this.stream.progress(text);
   }
 
-  reference(uri: vscode.Uri, label: string): void {
+  reference(uri: vscode.Uri): void {
     this.references.push(uri.toString());
     this.stream.reference(uri);
-    void label;
   }
 
   button(command: vscode.Command): void {
