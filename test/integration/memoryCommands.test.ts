@@ -1,15 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
 import type { GraphNode } from '../../src/extension/graphTreeData';
 import type { IngestResult } from '../../src/core/ingest/jsonlIngest';
+import type { UrlIngestResult } from '../../src/core/ingest/urlIngest';
 import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';
 import type { RememberResult } from '../../src/core/memory/remember';
 import type { RecallResult } from '../../src/core/recall/recallTypes';
-import { memoryApi, restoreDefaultStore, useFreshStore, waitForEntity } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 const SELECTED = 'We decided to use Redis to cache each reading list page; the API paginates with opaque cursors.';
@@ -105,6 +108,27 @@ describe('Memory commands and the graph tree', () => {
       assert.match(readFileSync(target.fsPath, 'utf8'), /opaque cursors/);
       const r = await vscode.commands.executeCommand<IngestResult | undefined>('agentMemory.importMemories', target);
       assert.deepEqual({ ingested: r?.ingested, duplicates: r?.duplicates }, { ingested: 0, duplicates: 1 }, file);
+    }
+  });
+
+  it('Remember Web Page fetches a page (loopback allowed by the setting) and remembers its text', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<html><head><title>Shelf runbook</title></head><body><p>Restart the shelf worker with systemctl restart shelf-worker.</p></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/runbook`;
+      assert.equal(await vscode.commands.executeCommand('agentMemory.rememberUrl', url), undefined, 'loopback is refused by default');
+      await setSetting('fetch.allowPrivateAddresses', true);
+      await waitFor('the fetch setting to apply', () => (api.services.settings().fetch.allowPrivateAddresses ? true : undefined));
+      const r = await vscode.commands.executeCommand<UrlIngestResult | undefined>('agentMemory.rememberUrl', url);
+      assert.equal(r?.title, 'Shelf runbook');
+      const stored = api.services.current()?.store.read((db) => db.get<{ content: string }>('SELECT content FROM memories WHERE id = ?', [r?.id ?? '']));
+      assert.match(stored?.content ?? '', /systemctl restart shelf-worker/);
+    } finally {
+      await setSetting('fetch.allowPrivateAddresses', undefined);
+      server.close();
     }
   });
 
