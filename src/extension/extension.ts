@@ -19,6 +19,8 @@ export interface AgentMemoryApi {
   readonly services: Services;
   readonly graphTree: GraphTreeProvider;
   readonly tools: ReturnType<typeof createTools>;
+  /** How long activate() took (it never opens the store). */
+  readonly activationMs: number;
 }
 
 let active: Services | undefined;
@@ -73,8 +75,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
     void promptLlmConsentIfNeeded(services).catch((e: unknown) => services.logger.warn(`language model consent: ${userMessage(e)}`));
   }, BACKGROUND_OPEN_DELAY_MS);
   context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
-  services.logger.info(`Agent Memory activated in ${Date.now() - started} ms (store opens on first use)`);
-  return { services, graphTree, tools };
+  const activationMs = Date.now() - started;
+  services.logger.info(`Agent Memory activated in ${activationMs} ms (store opens on first use)`);
+  return { services, graphTree, tools, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -30,6 +30,7 @@ describe('Memory commands and the graph tree', () => {
   });
 
   it('lists every Memory command in the command registry', async () => {
+    console.log(`[integration] Agent Memory activate() took ${api.activationMs} ms (store opened lazily)`);
     const all = await vscode.commands.getCommands(true);
     for (const id of ['rememberSelection', 'recall', 'pinEntity', 'unpinEntity', 'forgetMemory', 'runMaintenance', 'exportMemories', 'importMemories', 'rememberUrl', 'downloadEmbeddingModel', 'showStatus', 'showLogs']) {
       assert.ok(all.includes(`agentMemory.${id}`), `agentMemory.${id} is not registered`);
