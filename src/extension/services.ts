@@ -74,6 +74,10 @@ class ServicesImpl implements Services {
         this.enqueue(() => this.applySettings(before, after));
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.enqueue(() => this.applySettings(this.currentSettings, this.currentSettings, true))),
+      // A chat model that appears later (e.g. after signing in) becomes the client without a settings change.
+      vscode.lm.onDidChangeChatModels(() => {
+        if (this.currentSettings.llm.provider === 'vscode' && !this.choice.client) this.enqueue(() => this.applySettings(this.currentSettings, this.currentSettings, true));
+      }),
     );
   }
 
