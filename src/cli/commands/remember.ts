@@ -1,6 +1,7 @@
 import { isoFromMs, systemClock } from '../../core/clock';
 import { MemoryError } from '../../core/errors';
-import { canonicalIso, insertMemory } from '../../core/memory/memoryRecords';
+import { canonicalIso } from '../../core/memory/memoryRecords';
+import { defaultRememberDeps, remember } from '../../core/memory/remember';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import { withCliStore } from '../openCliStore';
@@ -8,7 +9,9 @@ import type { CliIo } from '../run';
 
 /**
  * `agent-memory remember [--type T] [--source-id ID] [--session S] [--project P] [--created-at ISO] TEXT`
- * Prints the id only once the write is durable; a duplicate prints the existing id (noted on stderr).
+ * Goes through the full write path (redaction, dedup, chunking, embed/extract jobs queued for the
+ * next worker). Prints the id only once the write is durable; a duplicate prints the existing id
+ * (noted on stderr).
  */
 export async function rememberCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const text = args.positionals.join(' ').trim();
@@ -28,7 +31,7 @@ export async function rememberCommand(args: ParsedArgs, io: CliIo): Promise<numb
     sessionKey: stringFlag(args, 'session'),
     project: stringFlag(args, 'project'),
   };
-  const outcome = await withCliStore(args, (store) => store.write('remember', (w) => insertMemory(w, input)));
+  const outcome = await withCliStore(args, (store) => remember(store, input, defaultRememberDeps(systemClock)));
   if (outcome.duplicate) io.stderr(`agent-memory: already remembered as ${outcome.id} (duplicate, nothing added)\n`);
   io.stdout(`${outcome.id}\n`);
   return 0;

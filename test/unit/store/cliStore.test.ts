@@ -38,6 +38,16 @@ describe('cli remember, get and stats on a store folder', () => {
     assert.match(b.err, /already remembered/);
   });
 
+  it('goes through the write path: secrets are redacted and background jobs queued', async () => {
+    const r = await cli(['--store', temp.dir, 'remember', 'Deploy with password=hunter2hunter2 on the staging box']);
+    assert.equal(r.code, 0, r.err);
+    const g = await cli(['--store', temp.dir, 'get', r.out.trim(), '--json']);
+    const m = JSON.parse(g.out) as Record<string, unknown>;
+    assert.doesNotMatch(String(m.content), /hunter2/);
+    const s = JSON.parse((await cli(['--store', temp.dir, 'stats', '--json'])).out) as { jobs?: Record<string, number> };
+    assert.ok(s.jobs && Object.values(s.jobs).reduce((a, b) => a + b, 0) > 0, JSON.stringify(s.jobs));
+  });
+
   it('reports stats as JSON with the live memory count', async () => {
     await cli(['--store', temp.dir, 'remember', 'one']);
     await cli(['--store', temp.dir, 'remember', 'two']);
