@@ -10,10 +10,12 @@ import { propagateMemoryStatus } from '../graph/propagateMemoryStatus';
 import { enqueueHintsJob, memoriesWithoutHints } from '../hints/hintsJobs';
 import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { MaintenanceTask, StepResult } from './maintenanceTypes';
+import { deadJobsTask, integrityCheckTask, rebuildFtsTask } from './storeTasks';
 
 /**
  * The maintenance registry (issue 7, item 9). Each task wires the owning module's function:
- * aspect decay (feedback), memory-status propagation (graph), hints backfill (hints).
+ * aspect decay (feedback), memory-status propagation (graph), hints backfill (hints), dead jobs
+ * (jobs), drifted FTS indexes and the integrity check (store).
  */
 export interface MaintenanceDeps {
   readonly feedback: FeedbackConfig;
@@ -87,5 +89,8 @@ export function backfillHintsTask(deps: MaintenanceDeps): MaintenanceTask {
 
 /** Every task whose owning function exists, in run order. Hosts append tasks of other modules. */
 export function createMaintenanceRegistry(deps: MaintenanceDeps, extra: readonly MaintenanceTask[] = []): MaintenanceTask[] {
-  return [decayAspectsTask(deps), propagateStatusTask(deps), backfillHintsTask(deps), ...extra];
+  return [
+    decayAspectsTask(deps), propagateStatusTask(deps), backfillHintsTask(deps),
+    deadJobsTask(deps.maintenance.batchSize), rebuildFtsTask(), integrityCheckTask(), ...extra,
+  ];
 }

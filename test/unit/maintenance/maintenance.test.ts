@@ -52,7 +52,11 @@ describe('maintenance', () => {
     clock.advance(15 * DAY);
     const d = deps();
     const report = await service(store, clock, createMaintenanceRegistry(d)).run();
-    assert.deepEqual(report.tasks.map((t) => [t.task, t.status]), [['decay-aspects', 'completed'], ['propagate-memory-status', 'completed'], ['backfill-hints', 'completed']]);
+    assert.deepEqual(report.tasks.map((t) => [t.task, t.status]), [
+      ['decay-aspects', 'completed'], ['propagate-memory-status', 'completed'], ['backfill-hints', 'completed'],
+      ['retry-dead-jobs', 'completed'], ['rebuild-fts', 'completed'], ['integrity-check', 'completed'],
+    ]);
+    assert.equal(report.tasks[5]?.summary.result, 'ok');
     assert.equal(report.tasks[0]?.summary.aspectsDecayed, 1);
     assert.equal(report.tasks[1]?.summary.attributesSuperseded, 1);
     assert.equal(report.tasks[2]?.summary.jobsEnqueued, 3, 'three live memories, in batches of 2');
@@ -77,7 +81,7 @@ describe('maintenance', () => {
     await assert.rejects(s.run(), (e: unknown) => isMemoryError(e, 'E_STORE_LOCKED'));
     assert.equal(await s.runIfDue(), undefined);
     clock.advance(61_000);
-    assert.equal((await s.run()).tasks.length, 3, 'an expired lease is taken over');
+    assert.equal((await s.run()).tasks.length, createMaintenanceRegistry(deps()).length, 'an expired lease is taken over');
     await store.close();
   });
 
@@ -123,7 +127,10 @@ describe('maintenance', () => {
     const { clock } = await openTestStore();
     await store.write('t', (db) => addMemory(db, clock.now()));
     const r = await service(store, clock, createMaintenanceRegistry(deps())).run();
-    assert.deepEqual(r.tasks.map((t) => [t.task, t.status, t.processed]), [['decay-aspects', 'completed', 0], ['propagate-memory-status', 'completed', 0], ['backfill-hints', 'completed', 1]]);
+    assert.deepEqual(r.tasks.map((t) => [t.task, t.status, t.processed]), [
+      ['decay-aspects', 'completed', 0], ['propagate-memory-status', 'completed', 0], ['backfill-hints', 'completed', 1],
+      ['retry-dead-jobs', 'completed', 0], ['rebuild-fts', 'completed', 0], ['integrity-check', 'completed', 1],
+    ]);
     const bare = await openMemoryStore({ migrations: [CORE_MIGRATION] });
     const r2 = await service(bare, clock, createMaintenanceRegistry(deps())).run(['decay-aspects', 'propagate-memory-status']);
     assert.deepEqual(r2.tasks.map((t) => t.processed), [0, 0]);
