@@ -26,7 +26,7 @@ export async function packageVsix(dir, outFile, { withDependencies, target }) {
   const partial = outFile.replace(/\.vsix$/, `.partial-${process.pid}.vsix`);
   rmSync(partial, { force: true });
   const t = Date.now();
-  const args = [paths.vsceMain, 'package', '--out', partial, '--skip-license', '--allow-missing-repository', '--allow-star-activation',
+  const args = [paths.vsceMain, 'package', '--out', partial, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--allow-star-activation',
     ...(withDependencies ? [] : ['--no-dependencies']),
     ...(target ? ['--target', target, '--ignoreFile', targetIgnoreFile(dir, target)] : [])];
   await runStep(paths.nodeBin, args, {
