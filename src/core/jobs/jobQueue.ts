@@ -83,6 +83,22 @@ export function reclaimExpiredLeases(db: SqlWriter, nowMs: number): number {
 }
 
 /** Leases up to `limit` ready jobs of the given types, oldest first (after reclaiming expired leases). */
+/**
+ * Whether leaseJobs would find anything to do: a due pending job of these types, or an expired
+ * lease to reclaim. A read, so an idle worker polls without writing to the journal.
+ */
+export function hasLeasableWork(db: SqlReader, types: readonly string[], nowMs: number): boolean {
+  if (!types.length) return false;
+  const now = isoFromMs(nowMs);
+  const row = db.get<{ one: number }>(
+    `SELECT 1 AS one FROM memory_jobs
+      WHERE (status = 'pending' AND attempts < max_attempts AND job_type IN (${types.map(() => '?').join(', ')})
+             AND (next_attempt_at IS NULL OR next_attempt_at <= ?))
+         OR (status = 'leased' AND lease_expires_at < ?)
+      LIMIT 1`, [...types, now, now]);
+  return row !== undefined;
+}
+
 export function leaseJobs(db: SqlWriter, opts: { owner: string; types: readonly string[]; limit: number; nowMs: number; leaseMs: number }): JobRecord[] {
   if (!opts.types.length || opts.limit <= 0) return [];
   reclaimExpiredLeases(db, opts.nowMs);

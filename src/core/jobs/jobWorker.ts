@@ -7,7 +7,7 @@ import type { ProgressReporter } from '../hostContext';
 import { noProgress } from '../hostContext';
 import type { Logger } from '../logger';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
-import { completeJob, countJobs, failJob, leaseJobs } from './jobQueue';
+import { completeJob, countJobs, failJob, hasLeasableWork, leaseJobs } from './jobQueue';
 import type { JobRecord } from './jobQueue';
 
 /** What a handler gets besides the job: the store, and a signal that fires on shutdown. */
@@ -120,8 +120,10 @@ export class JobWorker {
     }
   }
 
-  private lease(limit: number): Promise<JobRecord[]> {
+  private async lease(limit: number): Promise<JobRecord[]> {
     const types = this.types;
+    // Idle polls only read: a lease transaction is journaled and replayed by every other process.
+    if (!this.opts.store.read((db) => hasLeasableWork(db, types, this.opts.clock.now()))) return [];
     return this.opts.store.write('jobs.lease', (db) =>
       leaseJobs(db, { owner: this.owner, types, limit, nowMs: this.opts.clock.now(), leaseMs: this.opts.config.leaseMs }));
   }

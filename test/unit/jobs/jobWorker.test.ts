@@ -104,4 +104,18 @@ describe('job worker', () => {
     await w.stop();
     assert.deepEqual(done, ['late']);
   });
+
+  it('writes nothing while idle: polls with no due job only read the store', async () => {
+    const labels: string[] = [];
+    store.onDidChange((c) => { labels.push(...c.labels); });
+    const w = worker([{ type: 'embed', run: async () => null }]);
+    await enqueue('embed', 'later');
+    await store.write('t', (db) => db.run("UPDATE memory_jobs SET next_attempt_at = '2999-01-01T00:00:00.000Z'"));
+    const settled = () => new Promise((r) => setImmediate(r));
+    await settled();
+    labels.length = 0;
+    assert.deepEqual(await w.drain(), { completed: 0, retried: 0, dead: 0 });
+    await settled();
+    assert.deepEqual(labels, [], 'no lease transaction while nothing is due');
+  });
 });
