@@ -1,8 +1,13 @@
 // Builds the extension for production and packages it as a VSIX with @vscode/vsce (run by the
 // cached Node 24, installed on first use). Prints the VSIX path and size.
 // By default the VSIX targets this machine's platform (vsce --target, e.g. linux-x64) and leaves out
-// the other platforms' onnxruntime binaries; --universal packages one VSIX for every platform.
-// Usage: node scripts/package.mjs [--universal] [--fixtures]   (--fixtures: also the fake LM VSIX)
+// the other platforms' onnxruntime binaries; --target packages one VSIX per named platform
+// (out/vsix/agent-memory-<target>.vsix); --universal packages one VSIX for every platform.
+// Usage: node scripts/package.mjs [--target linux-x64,darwin-arm64,...] [--universal] [--fixtures]
+//   (--fixtures: also the fake LM VSIX)
+// Platform VSIXes other than this machine's carry onnxruntime-node's binary for that platform (it
+// ships them all) and the platform-independent model and wasm files; the optional image library
+// that transformers.js pulls in (sharp) is only installed for this machine's platform.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureExtensionBuilt } from './vscode/extensionBuild.mjs';
@@ -10,19 +15,32 @@ import { EXTENSION_VSIX, currentTarget, mib, packageFakeLanguageModel, packageVs
 import { paths, repoRoot } from './vscode/toolchain.mjs';
 
 /** Production build + VSIX; returns {file, bytes, seconds, target}. */
-export async function packageExtension({ universal = false } = {}) {
-  await ensureExtensionBuilt({ production: true, force: true });
-  const target = universal ? undefined : currentTarget();
-  const out = universal ? join(paths.vsixDir, 'agent-memory-universal.vsix') : EXTENSION_VSIX;
+export async function packageExtension({ universal = false, target: wanted, build = true } = {}) {
+  if (build) await ensureExtensionBuilt({ production: true, force: true });
+  const target = universal ? undefined : wanted ?? currentTarget();
+  const out = universal ? join(paths.vsixDir, 'agent-memory-universal.vsix')
+    : target === currentTarget() ? EXTENSION_VSIX : join(paths.vsixDir, `agent-memory-${target}.vsix`);
   const result = await packageVsix(repoRoot, out, { withDependencies: true, target });
   console.log(`VSIX (${target ?? 'universal'}): ${result.file.replace(`${repoRoot}/`, '')}  ${mib(result.bytes)}  (vsce ${result.seconds} s)`);
   if (target) rmSync(join(paths.vsixDir, `.vscodeignore-${target}-${process.pid}`), { force: true });
   return { ...result, target };
 }
 
+/** Platforms onnxruntime-node ships binaries for, as VS Code target names. */
+export const VSCODE_TARGETS = ['linux-x64', 'linux-arm64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    await packageExtension({ universal: process.argv.includes('--universal') });
+    const at = process.argv.indexOf('--target');
+    const targets = at >= 0 ? (process.argv[at + 1] ?? '').split(',').filter(Boolean) : [];
+    const unknown = targets.filter((t) => !VSCODE_TARGETS.includes(t));
+    if (at >= 0 && (targets.length === 0 || unknown.length)) throw new Error(`--target takes a comma-separated list of ${VSCODE_TARGETS.join(', ')}`);
+    if (targets.length) {
+      let first = true;
+      for (const target of targets) { await packageExtension({ target, build: first }); first = false; }
+    } else {
+      await packageExtension({ universal: process.argv.includes('--universal') });
+    }
     if (process.argv.includes('--fixtures')) console.log(`fixture VSIX: ${(await packageFakeLanguageModel()).replace(`${repoRoot}/`, '')}`);
   } catch (err) {
     console.error(`packaging failed: ${err.message}`);
