@@ -28,23 +28,32 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
     if (!acc.memoryScores.has(id) && acc.memoryScores.size >= cfg.maxPaths) return;
     acc.memoryScores.set(id, Math.max(acc.memoryScores.get(id) ?? 0, score));
   };
+  // An attribute belongs to its entity_id, or (entity_id NULL) to its aspect's entity. Two indexed
+  // lookups (idx_attributes_entity, idx_aspects_entity + idx_attributes_aspect), not a COALESCE over
+  // every active attribute of the store.
   for (const r of db.all<{ memory_id: string; importance: number }>(
-    `SELECT a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a
-       LEFT JOIN entity_aspects asp ON asp.id = a.aspect_id JOIN memories m ON m.id = a.memory_id
-      WHERE COALESCE(a.entity_id, asp.entity_id) IN (${ph(ids.length)}) AND a.kind = 'constraint' AND a.status = 'active' AND +m.is_deleted = 0
-      ORDER BY a.importance DESC`, ids)) {
+    `SELECT c.memory_id AS memory_id, c.importance AS importance FROM (
+       SELECT a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a
+        WHERE a.entity_id IN (${ph(ids.length)}) AND +a.kind = 'constraint' AND +a.status = 'active'
+       UNION ALL
+       SELECT a.memory_id, a.importance FROM entity_attributes a
+        WHERE a.aspect_id IN (SELECT id FROM entity_aspects WHERE entity_id IN (${ph(ids.length)}))
+          AND +a.entity_id IS NULL AND +a.kind = 'constraint' AND +a.status = 'active'
+     ) c JOIN memories m ON m.id = c.memory_id
+      WHERE +m.is_deleted = 0
+      ORDER BY c.importance DESC`, [...ids, ...ids])) {
     acc.constraintMemoryIds.add(r.memory_id);
     acc.memoryScores.set(r.memory_id, Math.max(acc.memoryScores.get(r.memory_id) ?? 0, r.importance));
   }
   const perEntity = new Map<string, number>();
   const aspects = db.all<{ id: string; entity_id: string }>(
-    `SELECT id, entity_id FROM entity_aspects WHERE entity_id IN (${ph(ids.length)}) AND status = 'active' ORDER BY weight DESC, id`, ids)
+    `SELECT id, entity_id FROM entity_aspects WHERE entity_id IN (${ph(ids.length)}) AND +status = 'active' ORDER BY weight DESC, id`, ids)
     .filter((a) => { const n = perEntity.get(a.entity_id) ?? 0; perEntity.set(a.entity_id, n + 1); return n < cfg.maxAspectsPerEntity; });
   if (aspects.length > 0) {
     const perAspect = new Map<string, number>();
     for (const r of db.all<{ aspect_id: string; memory_id: string; importance: number }>(
       `SELECT a.aspect_id AS aspect_id, a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a JOIN memories m ON m.id = a.memory_id
-        WHERE a.aspect_id IN (${ph(aspects.length)}) AND a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC LIMIT ?`,
+        WHERE a.aspect_id IN (${ph(aspects.length)}) AND +a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC LIMIT ?`,
       [...aspects.map((a) => a.id), cfg.maxAttributesPerAspect * aspects.length])) {
       const n = perAspect.get(r.aspect_id) ?? 0;
       if (n >= cfg.maxAttributesPerAspect) continue;
