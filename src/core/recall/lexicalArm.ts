@@ -9,7 +9,8 @@
  * Without probing: one bm25 query, AND for ≤ 3 terms, else OR.
  * CJK method: probing, not a trigram index. A trigram index only matches terms of 3+ characters,
  * while most Chinese words are two characters; the instr() probe handles both (bench/recall.ts
- * measures its cost against a trigram table at each store size).
+ * measures its cost against a trigram table at each store size). The probe scans memories_cjk
+ * (migration 21, trigger-kept: only memories containing CJK), not every memory.
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { SqlReader, SqlValue } from '../store/storeTypes';
@@ -44,6 +45,17 @@ function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: numb
 function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] {
   if (cjkTerms.length === 0) return [];
   const f = filterClause(filter);
+  if (db.hasTable('memories_cjk')) {
+    // memories_cjk (migration 21) holds only CJK-bearing memories: the instr() scan covers those,
+    // and only rows with a hit are joined to memories for the filter.
+    const hitSql = cjkTerms.map(() => '(instr(c.content, ?) > 0)').join(' + ');
+    return db.all<RawRow>(
+      `SELECT m.id AS id, m.content AS content, 0 AS rank
+         FROM (SELECT memory_rowid, hits FROM (SELECT c.memory_rowid AS memory_rowid, (${hitSql}) AS hits FROM memories_cjk c) WHERE hits > 0) h
+         JOIN memories m ON m.rowid = h.memory_rowid
+        WHERE ${f.sql}
+        ORDER BY h.hits DESC, m.created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
+  }
   const hitSql = cjkTerms.map(() => '(instr(m.content, ?) > 0)').join(' + ');
   return db.all<RawRow>(
     `SELECT id, content, 0 AS rank FROM (
