@@ -32,7 +32,8 @@ export function proseOf(text: string): string {
 }
 
 function statementsOf(turn: TranscriptTurn, role: 'user' | 'assistant', capture: CaptureConfig, extraction: ExtractionConfig): MemorableStatement[] {
-  const payload = heuristicExtract(proseOf(turn.text), extraction);
+  // Only pattern-matched statements are worth remembering from a transcript, not every sentence naming something.
+  const payload = heuristicExtract(proseOf(turn.text), { ...extraction, generalFacts: false });
   const out: MemorableStatement[] = [];
   const seen = new Set<string>();
   for (const f of payload.facts ?? []) {

@@ -55,6 +55,13 @@ export interface ExtractionConfig {
   readonly llmTimeoutMs: number;
   /** Per-payload caps (spec §2.3: facts ≤ 20, entities ≤ 15). */
   readonly maxFacts: number;
+  /**
+   * Heuristic extractor: a sentence that names an entity but matches no decision, preference,
+   * migration, dependency or constraint pattern becomes a plain fact under the `general` aspect
+   * of its first named entity, so most memories reach the graph (attributes are what aspect
+   * feedback and currentness attach to). Off for transcript turn selection.
+   */
+  readonly generalFacts: boolean;
   readonly maxEntities: number;
   readonly maxRelations: number;
   /** Name length bounds for declared entities (seed 001: 1..24; widened for paths and URLs). */
@@ -67,6 +74,7 @@ export const DEFAULT_EXTRACTION_CONFIG: ExtractionConfig = {
   maxInputChars: 12_000,
   llmTimeoutMs: 60_000,
   maxFacts: 20,
+  generalFacts: true,
   maxEntities: 15,
   maxRelations: 30,
   maxEntityNameChars: 200,
@@ -96,6 +104,7 @@ export function resolveExtractionConfig(p: Partial<Omit<ExtractionConfig, 'contr
     maxInputChars: Math.round(clamp(p.maxInputChars, 500, 100_000, d.maxInputChars)),
     llmTimeoutMs: Math.round(clamp(p.llmTimeoutMs, 5_000, 300_000, d.llmTimeoutMs)),
     maxFacts: Math.round(clamp(p.maxFacts, 1, 100, d.maxFacts)),
+    generalFacts: typeof p.generalFacts === 'boolean' ? p.generalFacts : d.generalFacts,
     maxEntities: Math.round(clamp(p.maxEntities, 1, 100, d.maxEntities)),
     maxRelations: Math.round(clamp(p.maxRelations, 1, 200, d.maxRelations)),
     maxEntityNameChars: Math.round(clamp(p.maxEntityNameChars, 24, 500, d.maxEntityNameChars)),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EdgeKind, EntityType, ExtractionConfig, FactType } from '../config/extractionConfig';
 import { REDACTED } from '../config/redactionConfig';
 import { canonicalName } from '../graph/keys';
@@ -14,7 +15,7 @@ import type { Mention, MentionVocabulary } from './entityMentions';
  */
 
 /** Aspects and group keys the heuristic writes to; stable so later sentences hit the same slots. */
-export const HEURISTIC_ASPECTS = { dependencies: 'dependencies', decisions: 'decisions', preferences: 'preferences', constraints: 'constraints' } as const;
+export const HEURISTIC_ASPECTS = { dependencies: 'dependencies', decisions: 'decisions', preferences: 'preferences', constraints: 'constraints', general: 'general' } as const;
 export const USES_GROUP = 'uses';
 
 /** Importance and confidence the heuristic assigns (below typical LLM confidence; constraints rank high). */
@@ -156,12 +157,32 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
   if (isConstraint && mentions[0]) fact(d, mentions[0].name, 'constraint', s, HEURISTIC_ASPECTS.constraints, null, null);
 }
 
+/**
+ * A sentence no pattern claimed: a plain fact of its first named entity (a typed one before a bare
+ * capitalised name). Its claim slot is the sentence itself, so unrelated observations sharing an
+ * aspect never supersede each other through the syntactic contradiction check (measured on the
+ * development set: a shared slot marked 283 mostly unrelated facts superseded); the same sentence
+ * seen again confirms the attribute instead.
+ */
+function generalFact(d: Draft, s: string, vocab: MentionVocabulary): void {
+  const mentions = findMentions(s, vocab);
+  const subject = mentions.find((m) => m.type !== 'unknown') ?? mentions[0];
+  if (!subject || s.trim().endsWith('?')) return;
+  const slot = `observation_${createHash('sha256').update(canonicalName(s)).digest('hex').slice(0, 16)}`;
+  fact(d, declare(d, subject.name, subject.type), 'fact', s, HEURISTIC_ASPECTS.general, null, slot);
+}
+
 /** Heuristic extraction of a whole text. Deterministic; never throws; respects the payload caps. */
 export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY): ExtractionPayload {
   const d: Draft = { entities: new Map(), relations: new Map(), facts: [] };
   // The redaction placeholder is not a name.
   const input = text.slice(0, cfg.maxInputChars).split(REDACTED).join('');
-  for (const s of splitSentences(input)) sentenceFacts(d, s.slice(0, cfg.maxContentChars), vocab);
+  for (const s of splitSentences(input)) {
+    const sentence = s.slice(0, cfg.maxContentChars);
+    const factsBefore = d.facts.length;
+    sentenceFacts(d, sentence, vocab);
+    if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, vocab);
+  }
   // Keep the entities that facts and relations need first, then the rest up to the cap.
   const needed = new Set<string>([...d.relations.values()].flatMap((r) => [nameKey(r.from), nameKey(r.to)]).concat(d.facts.map((f) => nameKey(f.entity))));
   const ordered = [...d.entities.entries()].sort(([a], [b]) => Number(needed.has(b)) - Number(needed.has(a)));

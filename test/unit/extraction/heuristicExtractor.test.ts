@@ -97,4 +97,21 @@ describe('heuristic extractor', () => {
     const p = x('The API uses the API.');
     assert.equal(p.relations, undefined);
   });
+
+  it('records a sentence no pattern claims as a general fact of its first typed entity', () => {
+    const p = x('The server in shelf/server.py listens on port 8080.');
+    assert.deepEqual(p.facts?.map((f) => [f.entity, f.type, f.aspect]), [['shelf/server.py', 'fact', 'general']]);
+    assert.match(p.facts?.[0]?.claim_key ?? '', /^observation_[0-9a-f]{16}$/, 'its own claim slot: unrelated observations never supersede each other');
+    assert.equal(validateExtractionPayload(p, DEFAULT_EXTRACTION_CONFIG).ok, true);
+  });
+
+  it('adds no general fact where a pattern already produced one, nor for a question', () => {
+    assert.deepEqual(x('The API uses PostgreSQL.').facts?.map((f) => f.aspect), ['dependencies']);
+    assert.equal(x('Does shelf/server.py bind to 127.0.0.1?').facts, undefined);
+  });
+
+  it('leaves general facts out when the config turns them off', () => {
+    const p = heuristicExtract('The server in shelf/server.py listens on port 8080.', { ...DEFAULT_EXTRACTION_CONFIG, generalFacts: false });
+    assert.equal(p.facts, undefined);
+  });
 });
