@@ -1,8 +1,10 @@
 /**
  * Consolidation primitives (seed 001 part three; signet-spec §8, after slow-stack/mneme
- * clustering.js, MIT): cosine similarity, k-means with k-means++ seeding and empty-cluster
- * repair, and same-key conflict candidates. Pure, no database. Randomness is injected.
+ * clustering.js, MIT): k-means with k-means++ seeding and empty-cluster repair, and same-key
+ * conflict candidates (cosine similarity comes from the models module). Pure, no database.
+ * Randomness is injected.
  */
+import { cosine as cosineSimilarity } from '../models/embedder';
 
 /** A source of uniform numbers in [0, 1). */
 export type Rng = () => number;
@@ -20,24 +22,6 @@ export function seededRng(seed: number): Rng {
 }
 
 type Vec = ArrayLike<number>;
-
-/** Cosine similarity; empty, mismatched, zero-norm or non-finite input scores 0, never NaN. */
-export function cosineSimilarity(a: Vec, b: Vec): number {
-  if (!a.length || a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  if (na === 0 || nb === 0) return 0;
-  const s = dot / (Math.sqrt(na) * Math.sqrt(nb));
-  return Number.isFinite(s) ? s : 0;
-}
 
 function sqDist(a: Vec, b: Vec): number {
   let s = 0;

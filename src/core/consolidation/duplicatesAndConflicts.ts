@@ -6,7 +6,8 @@ import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import type { Embedder } from '../models/embedder';
 import type { MemoryStore } from '../store/storeTypes';
-import { cosineSimilarity, findConflictCandidates, kMeans } from './cluster';
+import { cosine as cosineSimilarity } from '../models/embedder';
+import { findConflictCandidates, kMeans } from './cluster';
 import type { Rng } from './cluster';
 
 /**

@@ -48,8 +48,8 @@ export function l2Normalize(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Cosine similarity; 0 (not NaN) when either vector is zero or the widths differ. */
-export function cosine(a: Float32Array, b: Float32Array): number {
+/** Cosine similarity; empty, mismatched, zero-norm or non-finite input scores 0, never NaN. */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) return 0;
   let dot = 0;
   let na = 0;
@@ -61,7 +61,9 @@ export function cosine(a: Float32Array, b: Float32Array): number {
     na += x * x;
     nb += y * y;
   }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+  if (!(na > 0 && nb > 0)) return 0;
+  const s = dot / Math.sqrt(na * nb);
+  return Number.isFinite(s) ? s : 0;
 }
 
 /** Splits a [rows × dims] buffer into per-row copies. */

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { cosineSimilarity, findConflictCandidates, kMeans, seededRng } from '../../../src/core/consolidation/cluster';
+import { findConflictCandidates, kMeans, seededRng } from '../../../src/core/consolidation/cluster';
+import { cosine as cosineSimilarity } from '../../../src/core/models/embedder';
 
 describe('consolidation primitives', () => {
   it('cosine of identical, orthogonal and opposite vectors', () => {
