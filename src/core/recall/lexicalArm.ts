@@ -18,7 +18,7 @@ import { buildMatchExpression, plainOperator } from './ftsQuery';
 import { hasCjk } from './queryTerms';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
-import { countHits, normaliseBm25, probedLexicalScore, requiredHits } from './termProbe';
+import { candidateTerms, countHits, normaliseBm25, probedLexicalScore, requiredHits } from './termProbe';
 
 export interface LexicalHit {
   readonly score: number;
@@ -63,6 +63,19 @@ function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilte
      ) WHERE hits > 0 ORDER BY hits DESC, created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
 }
 
+/**
+ * Latin terms for the candidate query: very common terms (lexical.commonTermFraction of the
+ * memories, counted by memories_fts_vocab, migration 22) are left to the hit count.
+ */
+function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: SearchConfig): string[] {
+  if (latin.length < 2 || cfg.lexical.commonTermFraction >= 1 || !db.hasTable('memories_fts_vocab')) return [...latin];
+  const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
+  if (total <= cfg.lexical.commonTermMinDocs) return [...latin];
+  const docs = new Map<string, number>();
+  for (const t of latin) docs.set(t, db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [t])?.doc ?? 0);
+  return candidateTerms(latin, docs, total, cfg.lexical.commonTermFraction, cfg.lexical.commonTermMinDocs);
+}
+
 /** Lexical channel per memory id. `terms` come from queryTerms(). */
 export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig): Map<string, LexicalHit> {
   const out = new Map<string, LexicalHit>();
@@ -78,7 +91,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   }
   const latin = terms.filter((t) => !hasCjk(t));
   const cjk = terms.filter((t) => hasCjk(t));
-  const match = buildMatchExpression(latin, 'OR');
+  const match = buildMatchExpression(latinCandidateTerms(db, latin, cfg), 'OR');
   const fts = match ? ftsRows(db, match, filter, limit) : [];
   const norm = normaliseBm25(fts.map((r) => r.rank));
   const bm25ById = new Map<string, number>();

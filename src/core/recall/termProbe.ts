@@ -54,3 +54,16 @@ export function probedLexicalScore(hits: number, termCount: number, bm25Norm: nu
   const b = Math.min(1, Math.max(0, bm25Norm));
   return hitWeight * ((hits - 1 + b) / termCount) + (1 - hitWeight) * b;
 }
+
+/**
+ * Terms that generate FTS candidates: a term is common when more than `fraction` × `total`
+ * memories and more than `minDocs` memories hold it (`docs`: term → memories holding it; missing
+ * = 0), and common terms are dropped. When no remaining term is held by any memory (so no
+ * candidates would come back), or `fraction` ≥ 1, all terms stay. Order kept.
+ */
+export function candidateTerms(terms: readonly string[], docs: ReadonlyMap<string, number>, total: number, fraction: number, minDocs = 0): string[] {
+  if (fraction >= 1 || total <= 0 || terms.length < 2) return [...terms];
+  const df = (t: string): number => docs.get(t) ?? 0;
+  const kept = terms.filter((t) => df(t) <= fraction * total || df(t) <= minDocs);
+  return kept.some((t) => df(t) > 0) ? kept : [...terms];
+}

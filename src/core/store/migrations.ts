@@ -15,6 +15,7 @@ import { SESSION_MIGRATION } from './schema/sessionSchema';
 import { META_TABLE } from './schema/coreSchema';
 import { feedbackLoopMigration } from '../feedback/feedbackMigration';
 import { CJK_INDEX_MIGRATION } from './schema/cjkSchema';
+import { LEXICAL_STATS_MIGRATION } from './schema/lexicalStatsSchema';
 
 export interface MigrationContext extends SqlWriter {
   /** Adds a column unless `PRAGMA table_info` already lists it. Returns whether it was added. */
@@ -30,7 +31,7 @@ export interface Migration {
 }
 
 /** Every migration of the store, in order. Later issues append theirs here. */
-export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration(), CJK_INDEX_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration(), CJK_INDEX_MIGRATION, LEXICAL_STATS_MIGRATION];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);
