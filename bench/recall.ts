@@ -112,9 +112,10 @@ function dist(xs: number[]): Dist {
 }
 
 /**
- * CJK method comparison: the shipped instr() probe (lexicalArm.ts) against an FTS5 trigram index
- * built here only for the measurement (build time, then query time for 3-4 character terms, which is
- * all trigram can match: two-character CJK words, the most common, need the probe anyway).
+ * CJK method comparison: the shipped instr() probe (lexicalArm.ts; it scans memories_cjk, the
+ * trigger-kept table of CJK-bearing memories, migration 21) against an FTS5 trigram index built here
+ * only for the measurement (build time, then query time for 3-4 character terms, which is all
+ * trigram can match: two-character CJK words, the most common, need the probe anyway).
  */
 async function measureCjk(store: MemoryStore, n: number, contents: readonly string[]): Promise<Record<string, unknown>> {
   const cfg = resolveSearchConfig();
