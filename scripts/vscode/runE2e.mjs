@@ -38,7 +38,7 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function runTests(tests, { page, server, workspace }) {
+async function runTests(tests, { page, server, workspace, profile }) {
   mkdirSync(paths.testResults, { recursive: true });
   const screenshot = async (name) => {
     const file = join(paths.testResults, `e2e-${name}.png`);
@@ -47,7 +47,7 @@ async function runTests(tests, { page, server, workspace }) {
     return file;
   };
   const webview = (extensionId) => page.frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]`).frameLocator('#active-frame');
-  const ctx = { page, screenshot, webview };
+  const ctx = { page, screenshot, webview, profileDir: profile.dir };
   await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
   let passed = 0;
   let failed = 0;

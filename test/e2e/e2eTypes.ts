@@ -7,6 +7,8 @@ export interface E2eContext {
   screenshot(name: string): Promise<string>;
   /** The content frame of the (single) webview an extension shows, by extension id. */
   webview(extensionId: string): FrameLocator;
+  /** The throwaway code-server profile folder (user-data/, extensions/); the extension's default store lives under it. */
+  readonly profileDir: string;
 }
 
 export interface E2eTest {
