@@ -23,8 +23,8 @@ async function showStatus(services: Services): Promise<string> {
   return text;
 }
 
-async function enableLanguageModel(): Promise<void> {
-  if (!vscode.workspace.isTrusted) {
+async function enableLanguageModel(services: Services): Promise<void> {
+  if (!services.trustGates().llmAllowed) {
     inform('Language model features stay off in an untrusted workspace.');
     return;
   }
@@ -45,7 +45,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     }),
   );
   registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services));
-  registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel());
+  registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel(services));
   registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
     const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });
     if (key === undefined) return;

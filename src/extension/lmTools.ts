@@ -60,7 +60,7 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
     }),
     invoke: (options) => guarded(services, TOOL_NAMES.remember, async () => {
       const content = requireString(options.input.content, 'content');
-      if (!vscode.workspace.isTrusted) throw new MemoryError('E_USAGE', 'Agent Memory does not capture from agents in an untrusted workspace; trust the workspace first.');
+      if (!services.trustGates().toolWrites) throw new MemoryError('E_USAGE', 'Agent Memory does not capture from agents in an untrusted workspace; trust the workspace first.');
       const rt = await services.runtime();
       const session = await capture.toolSession(rt);
       const r = await rememberText(rt, content, { sourceType: 'vscode-lm-tool', ...(typeof options.input.type === 'string' && options.input.type ? { type: options.input.type } : {}), ...(session ? { sessionKey: session } : {}), ...(vscode.workspace.name ? { project: vscode.workspace.name } : {}) });

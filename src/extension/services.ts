@@ -16,6 +16,8 @@ import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from './llmProvider';
 import type { LlmChoice } from './llmProvider';
 import { MemoryRuntime } from './runtime/memoryRuntime';
+import { trustGates } from './trustGates';
+import type { TrustGates } from './trustGates';
 
 export interface Services extends vscode.Disposable {
   readonly logger: vscode.LogOutputChannel;
@@ -30,6 +32,8 @@ export interface Services extends vscode.Disposable {
   current(): MemoryRuntime | undefined;
   /** Whether captures (sessions, tool calls) are recorded: trusted workspace and agentMemory.capture.enabled. */
   captureEnabled(): boolean;
+  /** What workspace trust and the settings allow right now (see trustGates). */
+  trustGates(): TrustGates;
   /** The active LLM choice (for the status). */
   llmChoice(): LlmChoice;
   /** Store data changed (this window, another window, the CLI) or a different store was opened. */
@@ -100,7 +104,10 @@ class ServicesImpl implements Services {
   settings(): MemorySettings { return this.currentSettings; }
   current(): MemoryRuntime | undefined { return this.current_; }
   llmChoice(): LlmChoice { return this.choice; }
-  captureEnabled(): boolean { return vscode.workspace.isTrusted && this.currentSettings.captureEnabled; }
+  captureEnabled(): boolean { return this.trustGates().capture; }
+  trustGates(): TrustGates {
+    return trustGates({ trusted: vscode.workspace.isTrusted, captureEnabled: this.currentSettings.captureEnabled, llmProvider: this.currentSettings.llm.provider });
+  }
 
   runtime(): Promise<MemoryRuntime> {
     if (this.current_) return Promise.resolve(this.current_);
@@ -155,7 +162,7 @@ class ServicesImpl implements Services {
   }
 
   private resolveLlm(): Promise<LlmChoice> {
-    return resolveLlm(this.currentSettings.llm, { trusted: vscode.workspace.isTrusted, state: this.context.globalState, secrets: this.context.secrets, logger: this.logger });
+    return resolveLlm(this.currentSettings.llm, { trusted: this.trustGates().llmAllowed, state: this.context.globalState, secrets: this.context.secrets, logger: this.logger });
   }
 
   /** Serialises reconfigurations so two quick settings edits never race. */
@@ -205,6 +212,6 @@ export function createServices(context: vscode.ExtensionContext): Services {
 /** Asks for consent for an already-configured provider (first run after enabling it elsewhere). */
 export async function promptLlmConsentIfNeeded(services: Services): Promise<void> {
   const provider = services.settings().llm.provider;
-  if (provider === 'none' || !vscode.workspace.isTrusted) return;
+  if (!services.trustGates().llmActive) return;
   if (await askLlmConsent(provider, services.context.globalState)) await services.reapply();
 }
