@@ -5,9 +5,11 @@
  */
 import * as vscode from 'vscode';
 import { downloadModel, planModelDownload } from '../../core/models/modelDownload';
+import type { DownloadProgress } from '../../core/models/modelDownload';
 import { downloadedModelDir, isHubModelId } from '../../core/models/modelPaths';
 import type { Services } from '../services';
 import { registerSafe } from './commandUtil';
+import { downloadQuestion, progressMessage } from './modelDownloadText';
 
 /** Suggestions in the quick pick (sentence-embedding models in transformers.js ONNX layout). */
 export const SUGGESTED_MODELS = [
@@ -15,12 +17,6 @@ export const SUGGESTED_MODELS = [
   { id: 'Xenova/bge-small-en-v1.5', detail: '384 dimensions, English, strong retrieval' },
   { id: 'Xenova/multilingual-e5-small', detail: '384 dimensions, multilingual' },
 ] as const;
-
-const MIB = 1024 * 1024;
-
-function size(bytes: number): string {
-  return bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
 
 async function askRepo(): Promise<string | undefined> {
   const other = '$(edit) Other model id…';
@@ -30,16 +26,46 @@ async function askRepo(): Promise<string | undefined> {
   return vscode.window.showInputBox({ title: 'Model id', placeHolder: 'org/name', validateInput: (v) => (isHubModelId(v.trim()) ? undefined : 'Enter a model id like "Xenova/all-MiniLM-L6-v2"') });
 }
 
-/** Returns the installed folder, or undefined when the user cancelled. */
-export async function downloadEmbeddingModel(services: Services, repoArg?: unknown): Promise<string | undefined> {
-  const repo = typeof repoArg === 'string' && repoArg.trim() ? repoArg.trim() : await askRepo();
+/**
+ * Options for programmatic callers (other commands, tests):
+ * `executeCommand('agentMemory.downloadEmbeddingModel', { repo, confirmed: true })`.
+ */
+export interface DownloadCommandOptions {
+  readonly repo: string;
+  /** The caller already showed the size and got an OK: skip the size-confirmation modal. */
+  readonly confirmed?: boolean;
+  /** Also told about each chunk (besides the progress notification). */
+  readonly onProgress?: (progress: DownloadProgress) => void;
+}
+
+function parseArg(arg: unknown): { repo?: string; confirmed: boolean; onProgress?: (p: DownloadProgress) => void } {
+  if (typeof arg === 'string') return arg.trim() ? { repo: arg.trim(), confirmed: false } : { confirmed: false };
+  if (!arg || typeof arg !== 'object') return { confirmed: false };
+  const o = arg as Partial<DownloadCommandOptions>;
+  return {
+    ...(typeof o.repo === 'string' && o.repo.trim() ? { repo: o.repo.trim() } : {}),
+    confirmed: o.confirmed === true,
+    ...(typeof o.onProgress === 'function' ? { onProgress: o.onProgress } : {}),
+  };
+}
+
+/**
+ * Returns the installed folder, or undefined when the user cancelled. `arg` is a model id (the
+ * size is still confirmed in a modal), DownloadCommandOptions, or nothing (quick pick, then the
+ * modal — the Command Palette path). Only `{ confirmed: true }` skips the size confirmation.
+ */
+export async function downloadEmbeddingModel(services: Services, arg?: unknown): Promise<string | undefined> {
+  const parsed = parseArg(arg);
+  const repo = parsed.repo ?? await askRepo();
   if (!repo) return undefined;
   const models = services.settings().models;
   const options = { baseUrl: models.hubUrl, timeoutMs: models.downloadTimeoutMs };
   const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${repo}…` }, () => planModelDownload(repo, options));
-  const go = 'Download';
-  const ok = await vscode.window.showInformationMessage(`Download ${repo} (${size(plan.totalBytes)}, ${plan.files.length} files) from ${models.hubUrl}?`, { modal: true, detail: 'The model is stored in the extension\'s cache folder and used only on this machine.' }, go);
-  if (ok !== go) return undefined;
+  if (!parsed.confirmed) {
+    const go = 'Download';
+    const ok = await vscode.window.showInformationMessage(downloadQuestion(plan), { modal: true, detail: 'The model is stored in the extension\'s cache folder and used only on this machine.' }, go);
+    if (ok !== go) return undefined;
+  }
   const target = downloadedModelDir(services.host.paths.cacheDir, repo);
   const dir = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Downloading ${repo}`, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
@@ -49,8 +75,9 @@ export async function downloadEmbeddingModel(services: Services, repoArg?: unkno
       return await downloadModel(plan, target, {
         ...options, signal: abort.signal,
         onProgress: (p) => {
+          parsed.onProgress?.(p);
           const pct = p.totalBytes > 0 ? (100 * p.bytes) / p.totalBytes : 0;
-          progress.report({ message: `${size(p.bytes)} of ${size(p.totalBytes)} (${p.file})`, increment: Math.max(0, pct - reported) });
+          progress.report({ message: progressMessage(p), increment: Math.max(0, pct - reported) });
           reported = Math.max(reported, pct);
         },
       });
@@ -66,5 +93,5 @@ export async function downloadEmbeddingModel(services: Services, repoArg?: unkno
 }
 
 export function registerModelCommands(context: vscode.ExtensionContext, services: Services): void {
-  registerSafe(context, services, 'agentMemory.downloadEmbeddingModel', 'Download Embedding Model', (repo?: unknown) => downloadEmbeddingModel(services, repo));
+  registerSafe(context, services, 'agentMemory.downloadEmbeddingModel', 'Download Embedding Model', (arg?: unknown) => downloadEmbeddingModel(services, arg));
 }
