@@ -102,16 +102,7 @@ export class SqlDatabase {
 
   /** Runs one statement; reports rows changed and the last inserted rowid. */
   run(sql: string, params?: SqlParams): RunResult {
-    const stmt = this.statement(sql);
-    try {
-      const bound = bindParams(params);
-      if (bound !== undefined) stmt.bind(bound as never);
-      stmt.step();
-    } catch (e) {
-      throw this.fail(e, sql);
-    } finally {
-      this.release(sql, stmt);
-    }
+    this.execute(sql, params);
     const changes = this.db.getRowsModified();
     const rowid = this.scalar('SELECT last_insert_rowid() AS v');
     return { changes, lastInsertRowid: typeof rowid === 'number' ? rowid : 0 };
