@@ -2,9 +2,10 @@
 // Installs the toolchain on first use, builds and packages the VSIX, installs it into a throwaway
 // profile, copies the demo workspace to a temp folder, seeds the demo memory store, starts
 // code-server on 127.0.0.1 and prints the URL. Ctrl+C stops the whole server process group.
-// Usage: node scripts/launch.mjs [--port N] [--no-fake-model]
-//   --no-fake-model  skip the offline scripted test model (without any language model, chat
-//                    requests fail with "Language model unavailable" before @memory runs)
+// Usage: node scripts/launch.mjs [--port N] [--fake-model]
+//   --fake-model  also install the offline scripted test model the integration tests use (it echoes
+//                 its prompt, so it shows what @memory sends a model; it composes no real answer).
+//                 By default the demo runs as a user without any chat model would see it.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureToolchain } from './vscode/install.mjs';
@@ -62,7 +63,7 @@ async function main() {
 
   await ensureToolchain({ browser: false });
   const vsix = await packageExtension();
-  const fakeModel = argv.includes('--no-fake-model') ? undefined : await packageFakeLanguageModel();
+  const fakeModel = argv.includes('--fake-model') ? await packageFakeLanguageModel() : undefined;
   if (stopping) return;
   profile = createProfile('launch');
   const storeDir = join(profile.dir, 'store');
@@ -94,7 +95,8 @@ Agent Memory is running in VS Code (code-server) — open:
   ${workbenchUrl(server, { folder: workspace })}
 
 Workspace: ${workspace} (a copy of test/fixtures/demoWorkspace)
-Memory store: ${storeDir}${fakeModel ? '\nLanguage model: the offline scripted test model (so @memory works without Copilot)' : ''}
+Memory store: ${storeDir}
+Language model: ${fakeModel ? 'the offline scripted test model (--fake-model: it echoes the prompt @memory sends)' : 'none installed (npm start -- --fake-model adds the scripted test model)'}
 Profile, logs: ${profile.dir} (deleted on exit)
 Press Ctrl+C to stop.`);
 }

