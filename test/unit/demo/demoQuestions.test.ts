@@ -81,6 +81,11 @@ describe('seeded demo store: currentness without a language model', function () 
     assert.equal(r[0]?.currentness?.status, 'superseded');
   });
 
+  it('the README example "which package manager do we use?" → "We chose pnpm workspaces over yarn" first', async () => {
+    const r = await recall('which package manager do we use?');
+    assert.equal(r[0]?.content, 'We chose pnpm workspaces over yarn');
+  });
+
   it('maintenance proposes the demo conflicts (JSON file vs SQLite, port 8080 vs 4310) without a language model', async () => {
     const store = await openStore({ dir });
     try {
