@@ -76,11 +76,11 @@ export function subjectWords(text: string): Set<string> {
  * verb before it and "to"/"with" after), after "instead of", "replace(d) … with", "no longer".
  */
 const CHANGE_PATTERNS: readonly RegExp[] = [
-  /\b(?:mov|switch|migrat|chang|convert|port|go|went|transition)\w*\b[^.;:!?]{0,80}?\bfrom\s+([^.;:!?]{1,80}?)\s+(?:to|with|into|onto)\b/giu,
-  /\breplac\w*\s+([^.;:!?]{1,80}?)\s+(?:with|by)\b/giu,
-  /\binstead\s+of\s+([^.;:!?]{1,60})/giu,
-  /\bno\s+longer\s+([^.;:!?]{1,60})/giu,
-  /\bdropp?\w*\s+([^.;:!?]{1,60}?)\s+(?:in favou?r of|for)\b/giu,
+  /\b(?:mov|switch|migrat|chang|convert|port|go|went|transition)\w*\b[^.;:!?]{0,80}?\bfrom\s+([^.,;:!?()]{1,80}?)\s+(?:to|with|into|onto)\b/giu,
+  /\breplac\w*\s+([^.,;:!?()]{1,80}?)\s+(?:with|by)\b/giu,
+  /\binstead\s+of\s+((?:[^\s.,;:!?()]+\s+){0,3}[^\s.,;:!?()]+)/giu,
+  /\bno\s+longer\s+((?:[^\s.,;:!?()]+\s+){0,3}[^\s.,;:!?()]+)/giu,
+  /\bdropp?\w*\s+([^.,;:!?()]{1,60}?)\s+(?:in favou?r of|for)\b/giu,
 ];
 
 export function replacedPhrases(text: string): string[] {
@@ -105,6 +105,11 @@ const SENTENCE_SPLIT = /(?<=[.!?])\s+|\n+/;
 const VALUE = String.raw`(\d+(?:\.\d+)*(?:\s?(?:ms|s|m|h|kb|mb|gb|%))?|"[^"\n]{1,40}"|'[^'\n]{1,40}'|\x60[^\x60\n]{1,40}\x60)`;
 const IDENT = String.raw`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*(?:\.[a-z][a-zA-Z0-9]*)+|[a-z]+[A-Z][A-Za-z0-9]*)`;
 
+/** IDENT … is/=/set to/to VALUE, within one sentence (clauses after ';' included). */
+const IDENT_VALUE = new RegExp(String.raw`(?<![\w.])${IDENT}(?![\w])[^!?]{0,80}?(?:\bis(?:\s+set)?\s+(?:to\s+)?|\s*=\s*|\s*:\s+|\bset\s+to\s+|\bto\s+|\bof\s+)${VALUE}(?!\w|\.\w)`, 'g');
+/** A setting noun and its value ("port 8080", "timeout is 30 s"). */
+const NOUN_VALUE = new RegExp(String.raw`\b(${SETTING_NOUNS})\b(?:\s+(?:is|was|=|:|of|to|at|on|set\s+to|now))*\s+v?${VALUE}(?!\w|\.\w)`, 'gi');
+
 /**
  * Setting → values named in a text. Keys are lowercase; values are normalised (lowercase, quotes
  * removed, spaces collapsed). A key without a value in the same sentence is not listed.
@@ -121,11 +126,10 @@ export function settingValues(text: string): Map<string, Set<string>> {
     out.set(k, set);
   };
   for (const sentence of text.split(SENTENCE_SPLIT)) {
-    // IDENT … is/=/set to/to VALUE, within one sentence (clauses after ';' included).
-    for (const m of sentence.matchAll(new RegExp(String.raw`(?<![\w.])${IDENT}(?![\w])[^!?]{0,80}?(?:\bis(?:\s+set)?\s+(?:to\s+)?|\s*=\s*|\s*:\s+|\bset\s+to\s+|\bto\s+|\bof\s+)${VALUE}(?!\w|\.\w)`, 'g'))) {
+    for (const m of sentence.matchAll(IDENT_VALUE)) {
       if (m[1] && m[2]) add(m[1], m[2]);
     }
-    for (const m of sentence.matchAll(new RegExp(String.raw`\b(${SETTING_NOUNS})\b(?:\s+(?:is|was|=|:|of|to|at|on|set\s+to|now))*\s+v?${VALUE}(?!\w|\.\w)`, 'gi'))) {
+    for (const m of sentence.matchAll(NOUN_VALUE)) {
       if (m[1] && m[2]) add(m[1], m[2]);
     }
     // host:port (127.0.0.1:4310, localhost:3000) names a port.
@@ -166,8 +170,10 @@ function decisionChange(older: AnalysedMemory, newer: AnalysedMemory): string | 
   const shared = overlap(older.words, newer.words);
   if (shared.length < MIN_SHARED) return undefined;
   for (const phrase of newer.replaced) {
+    // What the newer memory replaces must be what the older one says: at least two thirds of the
+    // replaced phrase's words ("from the JSON file" → json, file) appear in the older memory.
     const named = overlap(phrase, older.words);
-    if (named.length > 0) return `newer ${newer.memory.type} replaces "${named.join(' ')}" (shared subject: ${shared.slice(0, 4).join(', ')})`;
+    if (named.length > 0 && named.length * 3 >= phrase.size * 2) return `newer ${newer.memory.type} replaces "${named.join(' ')}" (shared subject: ${shared.slice(0, 4).join(', ')})`;
   }
   return undefined;
 }
