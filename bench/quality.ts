@@ -5,8 +5,9 @@
  *
  * Setup, all in one in-memory store: the dev-set memories are inserted in time order (memoryRecords),
  * the graph is built by the deterministic heuristic extractor through the audited apply path (so
- * supersession, entities, aspects and mentions are real), memories and queries are embedded with
- * the real default embedder (USE-lite). No hints exist without an LLM, so the hints arm is idle.
+ * supersession, entities, aspects and mentions are real) plus what the extract job adds without an
+ * LLM (memory-level supersession, category hints), memories and queries are embedded with the real
+ * default embedder (USE-lite). Only category hints exist without an LLM.
  * Each question is asked with its project (as the extension does) and, for freshness questions, a
  * clock set to its asOf time.
  *
@@ -23,7 +24,10 @@ import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../src/core/config/s
 import type { SearchConfig, SearchConfigInput } from '../src/core/config/searchConfig';
 import { heuristicExtract } from '../src/core/extraction/heuristicExtractor';
 import { applyExtractionPayload } from '../src/core/graph/applyExtraction';
-import { graphContext } from '../src/core/graph/graphApply';
+import { applyGraphOp, graphContext } from '../src/core/graph/graphApply';
+import { memorySupersessionsFor } from '../src/core/extraction/memorySupersessionScan';
+import { categoryHints } from '../src/core/hints/categoryHints';
+import { writeHints } from '../src/core/hints/hintsJobs';
 import { insertMemory } from '../src/core/memory/memoryRecords';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import { recallDetailed } from '../src/core/recall/recallService';
@@ -92,6 +96,10 @@ export async function buildStore(embedder: QueryEmbedder): Promise<{ store: Memo
       idToSource.set(out.id, m.sourceId);
       const ctx = graphContext({ actor: 'bench', reason: 'dev set', clock: new ManualClock(Date.parse(m.createdAt)) });
       applyExtractionPayload(db, ctx, [out.id], heuristicExtract(m.content, DEFAULT_EXTRACTION_CONFIG), 'heuristic');
+      // What the extract job adds without an LLM (jobs/extractHandler.ts): memory-level
+      // supersession and category hints.
+      for (const f of memorySupersessionsFor(db, out.id)) applyGraphOp(db, ctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: f.detail });
+      writeHints(db, out.id, 'default', categoryHints(m.content, m.type), Date.parse(m.createdAt), ctx.newId);
       const vec = vectors[i] as Float32Array;
       db.run('INSERT OR IGNORE INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [`v-${out.id}`, `devset-${m.sourceId}`, embedder.id, new Uint8Array(vec.buffer.slice(vec.byteOffset, vec.byteOffset + vec.byteLength)), vec.length, 'memory', out.id, m.createdAt]);

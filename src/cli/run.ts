@@ -33,8 +33,8 @@ const USAGE = `usage: agent-memory [--store DIR] <command> [options]
 commands:
   help                 show this help
   version              print the version
-  remember [--type T] [--source-id ID] [--session S] [--project P] [--created-at ISO] TEXT
-                       store a memory; prints its id once durable
+  remember [--type T] [--source-id ID] [--session S] [--project P] [--created-at ISO] [--no-wait] TEXT
+                       store a memory; prints its id once embedded and extracted (--no-wait: once durable)
   get ID [--json]      show one memory
   stats [--json]       counts and store facts
   recall [--limit K] [--json] [--explain] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin

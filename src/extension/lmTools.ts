@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { MemoryError, userMessage } from '../core/errors';
 import { recallMemories, rememberText, setEntityPinned } from './memoryActions';
 import { SessionCapture } from './chat/sessionCapture';
-import { snippet } from './chat/recallFormat';
+import { snippet, toolResultText } from './chat/recallFormat';
 import type { Services } from './services';
 
 export const TOOL_NAMES = { recall: 'memory_recall', remember: 'memory_remember', pin: 'memory_pin' } as const;
@@ -49,8 +49,7 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       const session = await capture.toolSession(rt);
       const results = await recallMemories(rt, query, { ...(limit ? { limit } : {}), ...(session ? { session, injected: true } : {}) });
       await capture.turn(rt, session, 'tool', `${TOOL_NAMES.recall}(${query}) → ${results.length} memories`);
-      if (results.length === 0) return `No memories match "${query}".`;
-      return results.map((r, i) => `[${i + 1}] id=${r.id} type=${r.type} created=${r.createdAt.slice(0, 10)} score=${r.score.toFixed(3)}\n${r.content}`).join('\n\n');
+      return toolResultText(query, results);
     }),
   };
   const remember: vscode.LanguageModelTool<RememberToolInput> = {

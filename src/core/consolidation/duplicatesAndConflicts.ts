@@ -2,6 +2,8 @@ import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
 import { detectContradiction } from '../extraction/contradiction';
 import type { ContradictionReason } from '../extraction/contradiction';
+import { findMemorySupersessions } from '../extraction/memorySupersession';
+import type { MemorySupersessionKind } from '../extraction/memorySupersession';
 import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import type { Embedder } from '../models/embedder';
@@ -28,7 +30,8 @@ export interface ConflictProposal {
   readonly olderId: string;
   readonly newerId: string;
   readonly similarity: number;
-  readonly reason: ContradictionReason;
+  /** Contradiction verdict, or a memory-level change (newer decision, changed setting value). */
+  readonly reason: ContradictionReason | MemorySupersessionKind;
   readonly confidence: number;
   readonly detail: string;
 }
@@ -55,18 +58,24 @@ export interface ScanDeps {
   readonly signal?: AbortSignal;
 }
 
-interface Item { id: string; type: string; content: string; created_at: string; pinned: number; vector: Float32Array }
+interface Item { id: string; type: string; content: string; created_at: string; pinned: number; project: string | null; vector: Float32Array }
+
+/**
+ * Confidence reported for a heuristic memory-level change (extraction/memorySupersession.ts): the
+ * same as the syntactic antonym path, as both are word-level evidence without a model.
+ */
+export const MEMORY_CHANGE_CONFIDENCE = 0.8;
 
 /** Cluster count for n items (signet-spec §8: min(10, max(1, floor(sqrt(n/2))))). */
 export const clusterCount = (n: number): number => Math.min(10, Math.max(1, Math.floor(Math.sqrt(n / 2))));
 
 function loadItems(deps: ScanDeps): Item[] {
-  const rows = deps.store.read((db) => db.all<{ id: string; type: string; content: string; created_at: string; pinned: number; vector: Uint8Array; dimensions: number }>(
-    `SELECT m.id, m.type, m.content, m.created_at, m.pinned, e.vector, e.dimensions FROM memories m
+  const rows = deps.store.read((db) => db.all<{ id: string; type: string; content: string; created_at: string; pinned: number; project: string | null; vector: Uint8Array; dimensions: number }>(
+    `SELECT m.id, m.type, m.content, m.created_at, m.pinned, m.project, e.vector, e.dimensions FROM memories m
        JOIN embeddings e ON e.source_id = m.id AND e.source_type = 'memory' AND e.model_id = ?
       WHERE m.is_deleted = 0 ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?`, [deps.modelId, deps.graph.maintenanceWindow]));
   return rows.filter((r) => r.dimensions === deps.dims && r.vector.byteLength === deps.dims * 4)
-    .map((r) => ({ id: r.id, type: r.type, content: r.content, created_at: r.created_at, pinned: r.pinned, vector: new Float32Array(r.vector.slice().buffer) }));
+    .map((r) => ({ id: r.id, type: r.type, content: r.content, created_at: r.created_at, pinned: r.pinned, project: r.project, vector: new Float32Array(r.vector.slice().buffer) }));
 }
 
 function proposeMerges(items: Item[], threshold: number): MergeProposal[] {
@@ -121,6 +130,31 @@ async function attributeConflicts(deps: ScanDeps): Promise<ConflictProposal[]> {
   return out;
 }
 
+/**
+ * Memory pairs where the newer one replaces the older (a newer decision about the same subject, a
+ * changed setting value), within each project: found by words, so they are proposed even when the
+ * two texts are far apart in embedding space and no LLM is configured.
+ */
+function memoryChanges(items: readonly Item[], skip: ReadonlySet<string>): ConflictProposal[] {
+  const byProject = new Map<string, Item[]>();
+  for (const i of items) {
+    const list = byProject.get(i.project ?? '') ?? [];
+    list.push(i);
+    byProject.set(i.project ?? '', list);
+  }
+  const out: ConflictProposal[] = [];
+  for (const group of byProject.values()) {
+    const byId = new Map(group.map((i) => [i.id, i]));
+    for (const f of findMemorySupersessions(group.map((i) => ({ id: i.id, type: i.type, content: i.content, createdAt: i.created_at })))) {
+      if (skip.has(`${f.olderId}|${f.newerId}`)) continue;
+      const a = byId.get(f.olderId) as Item;
+      const b = byId.get(f.newerId) as Item;
+      out.push({ kind: 'memory', olderId: f.olderId, newerId: f.newerId, similarity: cosineSimilarity(a.vector, b.vector), reason: f.kind, confidence: MEMORY_CHANGE_CONFIDENCE, detail: f.detail });
+    }
+  }
+  return out;
+}
+
 export async function findDuplicatesAndConflicts(deps: ScanDeps): Promise<DuplicatesAndConflicts> {
   const items = loadItems(deps);
   const merges = proposeMerges(items, deps.graph.duplicateThreshold);
@@ -134,6 +168,7 @@ export async function findDuplicatesAndConflicts(deps: ScanDeps): Promise<Duplic
     const found = await checkPair('memory', a, b, c.similarity, deps);
     if (found) conflicts.push(found);
   }
+  conflicts.push(...memoryChanges(items, new Set(conflicts.map((c) => `${c.olderId}|${c.newerId}`))));
   conflicts.push(...await attributeConflicts(deps));
   const k = clusterCount(items.length);
   const { assignments } = kMeans(items.map((i) => i.vector), k, { rng: deps.rng });

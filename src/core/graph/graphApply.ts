@@ -19,6 +19,7 @@ import { canonicalName } from './keys';
 import { detachMemoryFromGraph } from './detachMemory';
 import type { DetachSummary } from './detachMemory';
 import { propagateMemoryStatus } from './propagateMemoryStatus';
+import { supersedeMemory } from './memorySupersessionWrites';
 
 /**
  * The graph's single audited author (issue 5 §2): every graph mutation is one of these
@@ -32,7 +33,8 @@ export type GraphOp =
   | { readonly op: 'supersede_claim'; readonly attributeId: string; readonly content?: string; readonly memoryId?: string }
   | { readonly op: 'propagate_memory_status' }
   | { readonly op: 'detach_memory'; readonly memoryId: string }
-  | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string };
+  | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string }
+  | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string };
 
 export type GraphOpResult =
   | { readonly op: 'apply_extraction'; readonly summary: ExtractionApplySummary }
@@ -42,7 +44,8 @@ export type GraphOpResult =
   | { readonly op: 'supersede_claim'; readonly supersededId: string; readonly replacementId: string | null }
   | { readonly op: 'propagate_memory_status'; readonly count: number }
   | { readonly op: 'detach_memory'; readonly summary: DetachSummary }
-  | { readonly op: 'supersede_attribute'; readonly superseded: boolean };
+  | { readonly op: 'supersede_attribute'; readonly superseded: boolean }
+  | { readonly op: 'supersede_memory'; readonly superseded: boolean };
 
 const unit = (v: number | undefined, field: string): void => {
   if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1)) throw new MemoryError('E_INVALID_INPUT', `${field} must be a number from 0 to 1.`);
@@ -83,6 +86,10 @@ export function validateGraphOp(op: GraphOp): void {
     case 'supersede_attribute':
       text(op.attributeId, 'attributeId'); text(op.supersededBy, 'supersededBy'); text(op.why, 'why');
       if (op.attributeId === op.supersededBy) throw new MemoryError('E_INVALID_INPUT', 'An attribute cannot supersede itself.');
+      return;
+    case 'supersede_memory':
+      text(op.olderId, 'olderId'); text(op.newerId, 'newerId'); text(op.why, 'why');
+      if (op.olderId === op.newerId) throw new MemoryError('E_INVALID_INPUT', 'A memory cannot supersede itself.');
       return;
     default:
       throw new MemoryError('E_INVALID_INPUT', `Unknown graph operation '${String((op as { op: unknown }).op)}'.`);
@@ -131,6 +138,8 @@ export function applyGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp)
       return { op: op.op, summary: detachMemoryFromGraph(db, ctx, op.memoryId) };
     case 'supersede_attribute':
       return { op: op.op, superseded: supersedeSibling(db, ctx, op.attributeId, op.supersededBy, op.why) };
+    case 'supersede_memory':
+      return { op: op.op, superseded: supersedeMemory(db, ctx, op.olderId, op.newerId, op.why) };
   }
 }
 

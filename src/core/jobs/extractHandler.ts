@@ -1,9 +1,12 @@
 import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
 import type { Extractor } from '../extraction/llmExtractor';
+import { memorySupersessionsFor } from '../extraction/memorySupersessionScan';
 import { collectSiblingCandidates, planSemanticSupersession } from '../extraction/semanticSupersession';
 import type { LlmClient } from '../hostContext';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
+import { categoryHints } from '../hints/categoryHints';
+import { writeHints } from '../hints/hintsJobs';
 import { JOB_TYPES } from './jobQueue';
 import type { JobHandler } from './jobWorker';
 
@@ -13,7 +16,11 @@ import type { JobHandler } from './jobWorker';
  * `extractor:<source>`. Idempotent: an already extracted or deleted memory completes as skipped.
  * With an LLM, claim-less facts are first checked against their stored siblings by the semantic
  * contradiction path; a confident contradiction supersedes the older sibling (audited) after the
- * write. When the job dies, the memory's extraction_status becomes `failed`.
+ * write. Then, with or without an LLM, memory-level supersession (extraction/memorySupersession.ts:
+ * a newer decision about the same subject, a changed setting value) is detected against the
+ * memories sharing its words and recorded through the graph (`supersede_memory`), and a memory
+ * naming a known technology gets its category hint (hints/categoryHints.ts). When the job dies,
+ * the memory's extraction_status becomes `failed`.
  */
 export function createExtractHandler(extractor: Extractor, config: { graph: GraphConfig; contradiction: ContradictionConfig; llm?: LlmClient }): JobHandler {
   return {
@@ -21,8 +28,8 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
     async run(job, ctx) {
       const memoryId = job.memoryId;
       if (!memoryId) return { skipped: 'no memory' };
-      const mem = ctx.store.read((db) => db.get<{ content: string; is_deleted: number; extraction_status: string; agent_id: string }>(
-        'SELECT content, is_deleted, extraction_status, agent_id FROM memories WHERE id = ?', [memoryId]));
+      const mem = ctx.store.read((db) => db.get<{ content: string; type: string; is_deleted: number; extraction_status: string; agent_id: string }>(
+        'SELECT content, type, is_deleted, extraction_status, agent_id FROM memories WHERE id = ?', [memoryId]));
       if (!mem || mem.is_deleted) return { skipped: 'memory deleted' };
       if (mem.extraction_status === 'complete') return { skipped: 'already extracted' };
       const result = await extractor.extract(mem.content, ctx.signal);
@@ -43,7 +50,13 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
           const r = applyGraphOp(db, gctx, { op: 'supersede_attribute', attributeId: p.attributeId, supersededBy: newId, why: `semantic contradiction: ${p.verdict.detail}`.slice(0, 300) });
           if (r.op === 'supersede_attribute' && r.superseded) semantic++;
         }
-        return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded + semantic, skipped: summary.skipped.length } : {}) };
+        let memories = 0;
+        for (const f of memorySupersessionsFor(db, memoryId)) {
+          const r = applyGraphOp(db, gctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: `${f.kind}: ${f.detail}`.slice(0, 300) });
+          if (r.op === 'supersede_memory' && r.superseded) memories++;
+        }
+        const hints = writeHints(db, memoryId, mem.agent_id, categoryHints(mem.content, mem.type), ctx.clock.now(), gctx.newId);
+        return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded + semantic + memories, skipped: summary.skipped.length } : {}), ...(hints ? { categoryHints: hints } : {}) };
       });
     },
     onDead(db, job) {

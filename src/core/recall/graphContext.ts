@@ -1,8 +1,10 @@
 /**
  * Graph facts the post-fusion stages need for a candidate set: entity links and mention degrees
- * (hub dampening) and attribute states with replacements (structured currentness). Both are
+ * (hub dampening) and attribute states with replacements (structured currentness; a memory-level
+ * claim, graph/memorySupersessionWrites.ts, comes first and is flagged `wholeMemory`). Both are
  * empty when the graph tables are absent.
  */
+import { MEMORY_CLAIM_GROUP } from '../graph/memorySupersessionWrites';
 import type { SqlReader } from '../store/storeTypes';
 import type { AttributeState } from './currentness';
 import type { HubInput } from './dampening';
@@ -35,17 +37,19 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
 export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[]): Map<string, AttributeState[]> {
   const out = new Map<string, AttributeState[]>();
   if (memoryIds.length === 0 || !db.hasTable('entity_attributes')) return out;
-  const rows = db.all<{ memory_id: string; status: 'active' | 'superseded'; content: string; repl: string | null; repl_mem: string | null }>(
-    `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem
+  const rows = db.all<{ memory_id: string; status: 'active' | 'superseded'; content: string; repl: string | null; repl_mem: string | null; whole: number }>(
+    `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem,
+            (a.entity_id IS NULL AND a.aspect_id IS NULL AND a.group_key IS ?) AS whole
        FROM entity_attributes a LEFT JOIN entity_attributes r ON r.id = a.superseded_by
       WHERE a.memory_id IN (${ph(memoryIds.length)}) AND a.status IN ('active', 'superseded')
-      ORDER BY a.importance DESC, a.created_at DESC`, [...memoryIds]);
+      ORDER BY whole DESC, a.importance DESC, a.created_at DESC`, [MEMORY_CLAIM_GROUP, ...memoryIds]);
   for (const r of rows) {
     const list = out.get(r.memory_id) ?? [];
     const perStatus = list.filter((s) => s.status === r.status).length;
     if (perStatus >= 3) continue;
     const state: AttributeState = {
       status: r.status, content: r.content,
+      ...(r.whole ? { wholeMemory: true } : {}),
       ...(r.repl !== null ? { replacement: r.repl } : {}),
       ...(r.repl_mem !== null && r.repl_mem !== r.memory_id ? { replacementMemoryId: r.repl_mem } : {}),
     };

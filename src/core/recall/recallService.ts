@@ -35,7 +35,7 @@ export function sessionSource(c: Candidate): string {
 }
 
 export function toResult(c: Candidate, withExplain: boolean): RecallResult {
-  const base = { id: c.id, sourceId: c.sourceId, content: c.content, score: Math.round(c.score * 10_000) / 10_000, type: c.type, createdAt: c.createdAt };
+  const base = { id: c.id, sourceId: c.sourceId, content: c.content, score: Math.round(c.score * 10_000) / 10_000, type: c.type, createdAt: c.createdAt, ...(c.currentness ? { currentness: c.currentness } : {}) };
   return withExplain ? { ...base, explain: c.explain } : base;
 }
 

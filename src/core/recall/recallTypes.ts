@@ -39,6 +39,16 @@ export interface Explain {
   score: number;
 }
 
+/** Whether a recalled memory still holds (the currentness stage, currentness.ts). */
+export interface Currentness {
+  /** 'superseded': the memory, or every claim in it, was replaced; 'partly-superseded': some claims were. */
+  readonly status: 'superseded' | 'partly-superseded';
+  /** The replacing text, when known. */
+  readonly replacement?: string;
+  /** The memory holding the replacement, when known. */
+  readonly replacementId?: string;
+}
+
 /** A candidate after hydration; stages read the memory fields and update score + explain. */
 export interface Candidate {
   readonly id: string;
@@ -50,6 +60,8 @@ export interface Candidate {
   score: number;
   readonly channels: ChannelScores;
   readonly explain: Explain;
+  /** Set by the currentness stage when something in the memory was superseded. */
+  currentness?: Currentness;
 }
 
 /** What recall returns (issue 6: {id, sourceId, content, score, type, createdAt, explain?}). */
@@ -61,6 +73,8 @@ export interface RecallResult {
   readonly type: string;
   readonly createdAt: string;
   readonly explain?: Explain;
+  /** Present when the memory (or part of it) was superseded; answers must prefer the replacement. */
+  readonly currentness?: Currentness;
 }
 
 export function emptyChannels(): ChannelScores {

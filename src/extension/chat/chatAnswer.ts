@@ -11,7 +11,7 @@ import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../memoryDocuments';
 import type { MemoryDocuments } from '../memoryDocuments';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import type { ChatOutput } from './chatOutput';
-import { answerPrompt, explainLines, resultList } from './recallFormat';
+import { answerPrompt, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
 
 /** The Memory: Forget command (asks before deleting). */
 const FORGET_COMMAND = 'agentMemory.forgetMemory';
@@ -68,12 +68,18 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
   return results;
 }
 
-/** The default question: recall, then let the chat model answer from the memories. */
+/**
+ * The default question: recall, then let the chat model answer from the memories (current first,
+ * stale ones marked "SUPERSEDED by [n]" in the prompt). Without a model, or when the model fails or
+ * says nothing, the answer is the memories themselves (memoriesOnlyAnswer) with how to get
+ * composed answers.
+ */
 export async function answerQuestion(deps: RecallAnswerDeps, query: string, model: vscode.LanguageModelChat | undefined): Promise<{ results: RecallResult[]; composed: boolean }> {
   deps.out.progress('Recalling…');
-  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true } : {}) });
-  if (deps.token.isCancellationRequested) return { results, composed: false };
-  if (results.length === 0) { noMatches(deps.out, query); return { results, composed: false }; }
+  const recalled = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true } : {}) });
+  if (deps.token.isCancellationRequested) return { results: recalled, composed: false };
+  if (recalled.length === 0) { noMatches(deps.out, query); return { results: recalled, composed: false }; }
+  const results = currentFirst(recalled);
   addReferences(deps, results);
   let composed = false;
   if (model) {
@@ -82,7 +88,7 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
       for await (const chunk of response.text) {
         if (deps.token.isCancellationRequested) break;
         deps.out.markdown(chunk);
-        composed = true;
+        if (chunk.trim()) composed = true;
       }
     } catch (e) {
       if (deps.token.isCancellationRequested) return { results, composed };
@@ -90,7 +96,11 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
     }
   }
   if (deps.token.isCancellationRequested) return { results, composed };
-  deps.out.markdown(composed ? '\n\n---\n**Recalled memories**\n\n' : `**What memory holds about this** (${results.length}):\n\n`);
-  deps.out.markdown(listWithWhy(deps, query, results), true);
+  if (composed) {
+    deps.out.markdown('\n\n---\n**Recalled memories**\n\n');
+    deps.out.markdown(listWithWhy(deps, query, results), true);
+  } else {
+    deps.out.markdown(memoriesOnlyAnswer(query, results, (ordered) => listWithWhy(deps, query, ordered)), true);
+  }
   return { results, composed };
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { answerPrompt, escapeMarkdown, explainDocument, explainLines, resultList, snippet } from '../../../src/extension/chat/recallFormat';
+import { answerPrompt, COMPOSED_ANSWER_HINT, currentFirst, escapeMarkdown, explainDocument, explainLines, memoriesOnlyAnswer, resultList, snippet, staleLabel, toolResultText } from '../../../src/extension/chat/recallFormat';
 import { createRecordingLogger } from '../../../src/core/logger';
 import { levelLogger } from '../../../src/extension/levelLogger';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
@@ -48,6 +48,61 @@ describe('@memory answer formatting', () => {
     assert.match(p, /\[1\] \(decision, 2026-03-04\) We use \[SQLite\]\(x\) with \*WAL\*\. Second line\./);
     assert.match(p, /Cite the memories you use as \[n\]/);
     assert.match(p, /Question: which database\?$/);
+  });
+});
+
+describe('currentness in answers, tool output and the memories-only answer', () => {
+  const base = { sourceId: null, score: 0.5, type: 'decision' } as const;
+  const stale: RecallResult = { ...base, id: 'old', content: 'We store the reading list in a JSON file.', createdAt: '2026-06-02T00:00:00Z', score: 0.9,
+    currentness: { status: 'superseded', replacement: 'Move the reading list from the JSON file to SQLite.', replacementId: 'new' } };
+  const current: RecallResult = { ...base, id: 'new', content: 'Move the reading list from the JSON file to SQLite.', createdAt: '2026-06-23T00:00:00Z', score: 0.8 };
+  const other: RecallResult = { ...base, id: 'x', content: 'Migrations run on every start.', createdAt: '2026-06-24T00:00:00Z', score: 0.4, type: 'fact' };
+  const orphan: RecallResult = { ...base, id: 'p', content: 'The server listens on port 8080.', createdAt: '2026-06-01T00:00:00Z', type: 'fact',
+    currentness: { status: 'partly-superseded', replacement: 'The server now listens on 127.0.0.1:4310.', replacementId: 'not-recalled' } };
+
+  it('puts current memories first, each group in recall order', () => {
+    assert.deepEqual(currentFirst([stale, current, orphan, other]).map((r) => r.id), ['new', 'x', 'old', 'p']);
+  });
+
+  it('labels a stale memory by the number of its replacement, or by the replacing text when it was not recalled', () => {
+    const ordered = currentFirst([stale, current, orphan]);
+    assert.equal(staleLabel(ordered[1]!, ordered), 'superseded by [1]');
+    assert.equal(staleLabel(orphan, ordered), 'partly superseded by: "The server now listens on 127.0.0.1:4310."');
+    assert.equal(staleLabel(current, ordered), undefined);
+    assert.equal(staleLabel({ ...stale, currentness: { status: 'superseded' } }, ordered), 'superseded by a newer memory');
+  });
+
+  it('marks the stale memory in the chat list', () => {
+    const md = resultList(currentFirst([stale, current]));
+    assert.match(md, /^1\. \*\*decision\*\* — Move the reading list/);
+    assert.match(md, /\n2\. \*\*decision\*\* — We store the reading list in a JSON file\. _\(2026-06-02, score 0\.90\)_ — \*\*superseded by \\\[1\\\]\*\*\n$/);
+  });
+
+  it('tells the model which memory is superseded and by what, so it answers with the current fact', () => {
+    const p = answerPrompt('how do we store the reading list?', currentFirst([stale, current, orphan]));
+    assert.match(p, /^\[1\] \(decision, 2026-06-23\) Move the reading list from the JSON file to SQLite\.$/m);
+    assert.match(p, /^\[2\] \(decision, 2026-06-02\) SUPERSEDED by \[1\] — We store the reading list in a JSON file\.$/m);
+    assert.match(p, /^\[3\] \(fact, 2026-06-01\) PARTLY SUPERSEDED by: "The server now listens on 127\.0\.0\.1:4310\." — The server listens on port 8080\.$/m);
+    assert.match(p, /A memory marked SUPERSEDED is no longer true: answer with what superseded it/);
+    assert.doesNotMatch(answerPrompt('q', [current]), /SUPERSEDED/, 'no currentness instruction without a stale memory');
+  });
+
+  it('gives memory_recall callers the status, the replacing memory id and the replacing text', () => {
+    const t = toolResultText('reading list', [stale, current]);
+    const blocks = t.split('\n\n');
+    assert.match(blocks[0]!, /^\[1\] id=new type=decision created=2026-06-23 score=0\.800\nMove the reading list/);
+    assert.match(blocks[1]!, /^\[2\] id=old type=decision created=2026-06-02 score=0\.900 status=superseded superseded_by=new\nWe store the reading list in a JSON file\.\nSuperseded by \[1\]\. Do not present this memory as current\.$/);
+    assert.equal(toolResultText('nothing', []), 'No memories match "nothing".');
+  });
+
+  it('answers without a model from the memories: the best current one cited, the list current first, and how to get composed answers', () => {
+    const md = memoriesOnlyAnswer('how do we store the reading list?', [stale, current]);
+    assert.match(md, /^From memory \[1\]: Move the reading list from the JSON file to SQLite\.\n/);
+    assert.match(md, /\*\*What memory holds about this\*\* \(2, current first\):\n\n1\. \*\*decision\*\* — Move/);
+    assert.match(md, /superseded by \\\[1\\\]/);
+    assert.ok(md.includes(COMPOSED_ANSWER_HINT));
+    assert.match(memoriesOnlyAnswer('q', [stale]), /^Memory holds only superseded answers to "q"; the most relevant is \[1\]\./);
+    assert.equal(memoriesOnlyAnswer('q', []), '');
   });
 });
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
 import { applyDampening, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
-import { applyCurrentness, currentnessFactor, isHistoricalQuery } from '../../../src/core/recall/currentness';
+import { applyCurrentness, currentnessFactor, currentnessOf, isHistoricalQuery } from '../../../src/core/recall/currentness';
 import type { AttributeState } from '../../../src/core/recall/currentness';
 import { cand } from './candidateFixture';
 
@@ -80,9 +80,38 @@ describe('recall structured currentness', () => {
     const cur = cand('m2', 0.6, { content: 'We migrated the API to MongoDB' });
     const out = applyCurrentness([old, cur], new Map([['m1', [sup]], ['m2', [act]]]), 'what database does the API use', c);
     close(old.score, 0.52);
-    close(cur.score, 0.618);
+    // 0.6 × 1.03 = 0.618 is below the stale memory's 0.8 before its penalty: lifted to 0.8 + 1e-4.
+    close(cur.score, 0.8001);
     assert.deepEqual(out.map((x) => x.id), ['m2', 'm1']);
-    assert.match(old.explain.notes[0]!, /current replacement: API uses MongoDB \(memory m2\)/);
+    assert.match(old.explain.notes[0]!, /superseded by: API uses MongoDB \(memory m2\)/);
+    assert.deepEqual(old.currentness, { status: 'superseded', replacement: 'API uses MongoDB', replacementId: 'm2' });
+    assert.equal(cur.currentness, undefined);
+    assert.ok(cur.explain.boosts.some((b) => b.stage === 'currentness' && /replaces superseded memory m1/.test(b.note ?? '')));
+  });
+
+  it('treats a memory replaced as a whole as stale even when it holds active claims, and never boosts it', () => {
+    const whole: AttributeState = { status: 'superseded', content: 'We keep the list in a JSON file', replacement: 'Move the list to SQLite', replacementMemoryId: 'm2', wholeMemory: true };
+    assert.equal(currentnessFactor([whole, act], c), 0.65);
+    assert.deepEqual(currentnessOf([whole, act]), { status: 'superseded', replacement: 'Move the list to SQLite', replacementId: 'm2' });
+    assert.deepEqual(currentnessOf([sup, act]), { status: 'partly-superseded', replacement: 'API uses MongoDB', replacementId: 'm2' });
+    assert.equal(currentnessOf([act]), undefined);
+    const old = cand('m1', 0.9);
+    applyCurrentness([old], new Map([['m1', [whole, act]]]), 'where is the list kept', c);
+    close(old.score, 0.585);
+    assert.equal(old.explain.boosts.length, 0);
+    assert.match(old.explain.notes[0]!, /^\[currentness\] superseded by: Move the list to SQLite \(memory m2\)$/);
+  });
+
+  it('does not lift a replacement that already ranks above the stale memory, nor on a historical question', () => {
+    const old = cand('m1', 0.5);
+    const cur = cand('m2', 0.7);
+    applyCurrentness([old, cur], new Map([['m1', [sup]], ['m2', [act]]]), 'what database does the API use', c);
+    close(cur.score, 0.721);
+    const old2 = cand('m1', 0.9);
+    const cur2 = cand('m2', 0.3);
+    const out = applyCurrentness([old2, cur2], new Map([['m1', [sup]], ['m2', [act]]]), 'which database did the API use before', c);
+    assert.deepEqual(out.map((x) => x.id), ['m1', 'm2']);
+    close(cur2.score, 0.309);
   });
 
   it('still lets historical questions find superseded facts', () => {

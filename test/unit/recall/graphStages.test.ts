@@ -106,7 +106,7 @@ describe('recall graph stages (in-memory store)', () => {
     const now = await recall(store, { query: 'API PostgreSQL MongoDB' }, { clock, config: cfg, track: false });
     assert.equal(now[0]?.id, 'm-new');
     const old = now.find((r) => r.id === 'm-old');
-    assert.match(old!.explain!.notes.join('\n'), /current replacement: API storage is MongoDB \(memory m-new\)/);
+    assert.match(old!.explain!.notes.join('\n'), /superseded by: API storage is MongoDB \(memory m-new\)/);
     const past = await recall(store, { query: 'what did the API use for storage previously, PostgreSQL?' }, { clock, config: cfg, track: false });
     assert.equal(past[0]?.id, 'm-old');
   });

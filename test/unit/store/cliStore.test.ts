@@ -38,14 +38,18 @@ describe('cli remember, get and stats on a store folder', () => {
     assert.match(b.err, /already remembered/);
   });
 
-  it('goes through the write path: secrets are redacted and background jobs queued', async () => {
+  it('goes through the write path: secrets are redacted and the background jobs run before it returns', async () => {
     const r = await cli(['--store', temp.dir, 'remember', 'Deploy with password=hunter2hunter2 on the staging box']);
     assert.equal(r.code, 0, r.err);
     const g = await cli(['--store', temp.dir, 'get', r.out.trim(), '--json']);
     const m = JSON.parse(g.out) as Record<string, unknown>;
     assert.doesNotMatch(String(m.content), /hunter2/);
     const s = JSON.parse((await cli(['--store', temp.dir, 'stats', '--json'])).out) as { jobs?: Record<string, number> };
-    assert.ok(s.jobs && Object.values(s.jobs).reduce((a, b) => a + b, 0) > 0, JSON.stringify(s.jobs));
+    assert.ok(s.jobs && (s.jobs.completed ?? 0) > 0 && !s.jobs.pending, JSON.stringify(s.jobs));
+    const queued = await cli(['--store', temp.dir, 'remember', '--no-wait', 'The staging box reboots on sundays']);
+    assert.equal(queued.code, 0, queued.err);
+    const s2 = JSON.parse((await cli(['--store', temp.dir, 'stats', '--json'])).out) as { jobs?: Record<string, number> };
+    assert.ok((s2.jobs?.pending ?? 0) > 0, `--no-wait leaves the jobs queued: ${JSON.stringify(s2.jobs)}`);
   });
 
   it('reports stats as JSON with the live memory count', async () => {
