@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import type { UrlIngestResult } from '../../src/core/ingest/urlIngest';
 import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';
 import type { RememberResult } from '../../src/core/memory/remember';
 import type { RecallResult } from '../../src/core/recall/recallTypes';
-import { memoryApi, restoreDefaultStore, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, tempFolder, useFreshStore, waitForEntity } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 const SELECTED = 'We decided to use Redis to cache each reading list page; the API paginates with opaque cursors.';
@@ -101,7 +101,7 @@ describe('Memory commands and the graph tree', () => {
   });
 
   it('exports to JSONL and Markdown and imports both back as duplicates', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-export-'));
+    const dir = tempFolder('export');
     for (const file of ['memories.jsonl', 'memories.md']) {
       const target = vscode.Uri.file(join(dir, file));
       const count = await vscode.commands.executeCommand<number | undefined>('agentMemory.exportMemories', target);
