@@ -45,15 +45,15 @@ function keepLogs(profile, layer) {
 /**
  * Runs body({profile, server, page, browser, workspace}) against a fresh workbench.
  * options: layer (name for logs), vsixes (installed before start), smokeTestDriver, env (extra
- * server env, or a function of the profile returning it).
+ * server env, or a function of the profile returning it), settings (user settings over the quiet ones).
  * Returns body's result; the teardown errors (a process left behind) fail the run.
  */
 export async function withWorkbench(options, body) {
-  const { layer, vsixes = [], smokeTestDriver = false, env = {} } = options;
+  const { layer, vsixes = [], smokeTestDriver = false, env = {}, settings = {} } = options;
   const temp = useRunTemp(layer);
   let profile;
   try {
-    profile = createProfile(layer);
+    profile = createProfile(layer, settings);
   } catch (err) {
     temp.restore();
     removeRunTemp(temp.dir);

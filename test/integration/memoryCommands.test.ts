@@ -100,6 +100,23 @@ describe('Memory commands and the graph tree', () => {
     for (const t of report.tasks) assert.notEqual(t.status, 'failed', `${t.task} failed: ${t.error ?? ''}`);
   });
 
+  it('Show Status opens a rendered, read-only status with the feedback statistics, never an untitled document', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
+    const text = await vscode.commands.executeCommand<string | undefined>('agentMemory.showStatus');
+    assert.match(text ?? '', /^# Agent Memory status\n\n- Memories: \d+\n/);
+    assert.match(text ?? '', /\n## Aspect weights \(feedback\)\n/);
+    assert.match(text ?? '', /\n## Feedback loop \(this window\)\n/);
+    assert.match(text ?? '', /\n## Entity health /);
+    await waitFor('the status preview tab', () => (vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType)) ? true : undefined), 15_000, 100);
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'no untitled document was opened');
+    const status = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'agent-memory' && d.uri.path === '/status.md');
+    assert.ok(status, 'the preview shows agent-memory:/status.md');
+    assert.equal(status.isDirty, false);
+    assert.match(status.getText(), /^# Agent Memory status/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('exports to JSONL and Markdown and imports both back as duplicates', async () => {
     const dir = tempFolder('export');
     for (const file of ['memories.jsonl', 'memories.md']) {
