@@ -110,8 +110,9 @@ describe('Memory commands and the graph tree', () => {
     await waitFor('the status preview tab', () => (vscode.window.tabGroups.all.flatMap((g) => g.tabs)
       .some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType)) ? true : undefined), 15_000, 100);
     assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'no untitled document was opened');
-    const status = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'agent-memory' && d.uri.path === '/status.md');
-    assert.ok(status, 'the preview shows agent-memory:/status.md');
+    // The preview loads its document after its tab shows.
+    const status = await waitFor('the preview to load agent-memory:/status.md', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'agent-memory' && d.uri.path === '/status.md'), 15_000, 100);
     assert.equal(status.isDirty, false);
     assert.match(status.getText(), /^# Agent Memory status/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
