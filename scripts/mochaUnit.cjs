@@ -3,6 +3,7 @@ const Mocha = require('mocha');
 const { readdirSync } = require('node:fs');
 const { join } = require('node:path');
 const { writeResult } = require('./testResults.cjs');
+const { RUN_TEMP_ENV, leftoverMessage, leftoversIn } = require('./tempGuard.cjs');
 
 const root = process.env.AGENT_MEMORY_ROOT || join(__dirname, '..');
 const grep = process.argv[2] || '';
@@ -15,8 +16,16 @@ function testFiles(dir) {
 for (const f of testFiles(join(root, 'test', 'unit'))) mocha.addFile(f);
 const started = Date.now();
 const runner = mocha.run((failures) => {
-  const { passes, failures: failed, pending } = runner.stats;
-  writeResult('unit', { passed: passes, failed, skipped: pending, ms: Date.now() - started });
+  const { passes, pending } = runner.stats;
+  let failed = runner.stats.failures;
+  // Like a leftover process, a leftover temp folder fails the run (scripts/tempGuard.cjs).
+  const runTemp = process.env[RUN_TEMP_ENV];
+  const leftover = runTemp ? leftoverMessage(runTemp, leftoversIn(runTemp)) : undefined;
+  if (leftover) {
+    console.log(`\n  ✗ ${leftover}`);
+    failed += 1;
+  }
+  writeResult('unit', { passed: passes, failed, skipped: pending, ms: Date.now() - started, ...(leftover ? { error: leftover } : {}) });
   console.log(`unit: ${passes} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
-  process.exitCode = failures || passes === 0 ? 1 : 0;
+  process.exitCode = failures || leftover || passes === 0 ? 1 : 0;
 });

@@ -53,3 +53,11 @@ export function fmtDate(iso: string | null): string {
   const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(iso);
   return m ? `${m[1]} ${m[2]}` : iso;
 }
+
+/**
+ * A codicon glyph (VS Code's icon font, loaded by knowledge.ts when the host provides it). Hidden
+ * from screen readers: the text next to it says the same. Without the font the CSS hides it.
+ */
+export function codicon(codePoint: number, title?: string): HTMLElement {
+  return h('span', { class: 'codicon', 'aria-hidden': 'true', ...(title ? { title } : {}) }, String.fromCodePoint(codePoint));
+}

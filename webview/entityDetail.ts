@@ -3,8 +3,9 @@
  * its attributes: kind, status, importance, currentness notes), unclassified attributes, and
  * relations in both directions (each a link to the related entity).
  */
-import { fmtDate, fmtPercent, fmtWeight, h, pinIcon } from './dom';
-import { healthLabel, healthLevel } from './health';
+import { codicon, fmtDate, fmtPercent, fmtWeight, h, pinIcon } from './dom';
+import { healthLabel, healthLevel, healthReason } from './health';
+import { entityTypeIcon } from './entityTypeIcons';
 import type { AspectView, AttributeView, CopyWhat, EntityDetail, RelationView } from './protocolTypes';
 
 export interface EntityDetailEvents {
@@ -51,10 +52,10 @@ export function renderDetail(root: HTMLElement, state: DetailState, events: Enti
       h('span', { class: `dot health-${level}`, title: healthLabel(s.health), role: 'img', 'aria-label': healthLabel(s.health) }),
       h('h2', { id: 'detail-title', tabindex: -1 }, s.name),
       s.pinned ? h('span', { class: 'badge accent' }, 'pinned') : null,
-      h('span', { class: 'badge' }, s.type)),
+      h('span', { class: 'badge' }, codicon(entityTypeIcon(s.type).codePoint), s.type)),
     h('p', { class: 'meta' },
       `${d.canonicalName} · ${s.mentions} ${s.mentions === 1 ? 'mention' : 'mentions'} · updated ${fmtDate(d.updatedAt)}`,
-      s.health ? ` · win rate ${fmtPercent(s.health.winRate)} (${s.health.trend}, ${s.health.comparisonCount} comparisons)` : ''),
+      s.health ? ` · win rate ${fmtPercent(s.health.winRate)} (${s.health.trend}, ${s.health.comparisonCount} comparisons; ${healthReason(s.health)})` : ''),
     d.description ? h('p', { class: 'description' }, d.description) : null,
     h('div', { class: 'actions' }, pinButton, treeButton, copyButton));
 

@@ -3,8 +3,10 @@
  * each absolutely positioned, so 10,000 entities cost what 50 do. Keyboard: a roving tabindex
  * over the rows (↑/↓, Home/End, PageUp/PageDown), Enter or Space opens, P toggles the pin.
  */
-import { h, pinIcon } from './dom';
-import { healthLabel, healthLevel } from './health';
+import { codicon, h, pinIcon } from './dom';
+import { entityTypeIcon } from './entityTypeIcons';
+import { healthLabel, healthLevel, healthReason } from './health';
+import { COUNTERS } from './legend';
 import type { ListModel } from './listModel';
 import { PANEL_CONFIG } from './panelConfig';
 import type { EntitySummary } from './protocolTypes';
@@ -122,6 +124,12 @@ export class EntityList {
     this.rendered.set(index, { el, data, selected });
   }
 
+  /** Focuses the active row (back from the detail in a narrow view). */
+  focusActive(): void {
+    this.renderNow();
+    (this.rendered.get(this.active)?.el ?? this.element).focus({ preventScroll: false });
+  }
+
   /** Moves the active row (after a reorder, to follow the same entity); focuses it when the list had focus. */
   follow(index: number): void {
     if (index === this.active) return;
@@ -180,15 +188,28 @@ function indexOfRow(target: EventTarget | null): number | undefined {
   return index === undefined ? undefined : Number(index);
 }
 
+/** The dot's tooltip: the label, then why it has its colour (webview/health.ts). */
+export function healthTitle(health: EntitySummary['health']): string {
+  return health && health.comparisonCount > 0 ? `${healthLabel(health)} (${healthReason(health)})` : healthLabel(health);
+}
+
 function rowContent(e: EntitySummary): Node[] {
   const level = healthLevel(e.health);
+  const values = [e.aspects, e.attributes, e.constraints, e.relations];
+  const counters = COUNTERS.map(([letter, one, many], i) => {
+    const v = values[i] ?? 0;
+    // Constraints show only when there are some (and in the warning colour).
+    if (letter === 'c' && v === 0) return null;
+    return h('span', { class: letter === 'c' ? 'count constraint-count' : 'count', title: `${v} ${v === 1 ? one : many}` }, `${v}${letter}`);
+  });
   return [
-    h('span', { class: `dot health-${level}`, title: healthLabel(e.health) }),
+    h('span', { class: `dot health-${level}`, title: healthTitle(e.health) }),
+    codicon(entityTypeIcon(e.type).codePoint, e.type),
     h('span', { class: 'name', title: e.name }, e.name),
-    h('span', { class: `pin-toggle${e.pinned ? ' on' : ''}`, title: e.pinned ? 'Unpin (P)' : 'Pin (P)' }, pinIcon(e.pinned)),
+    h('span', { class: `pin-toggle${e.pinned ? ' on' : ''}`, title: e.pinned ? 'Pinned: always focal. Click or press P to unpin' : 'Pin (P): always include as focal' }, pinIcon(e.pinned)),
     h('span', { class: 'type' }, e.type),
-    h('span', { class: 'counts', title: `${e.aspects} aspects, ${e.attributes} attributes, ${e.constraints} constraints, ${e.relations} relations` },
-      `${e.aspects}a ${e.attributes}t `, e.constraints ? h('span', { class: 'constraint-count' }, `${e.constraints}c `) : '', `${e.relations}r`),
+    // Spaces between the counters keep the text readable when copied or read as text ("2a 5t 1r").
+    h('span', { class: 'counts' }, ...counters.filter((c) => c !== null).flatMap((c, i) => (i ? [' ', c] : [c]))),
   ];
 }
 

@@ -1,9 +1,12 @@
 /**
  * Entry of the Knowledge panel webview: builds the layout (tabs: Entities, Recall, Overview),
  * decodes every host message, keeps the list model, and saves the view state for reloads.
+ * The entity tab adapts to the width (media/knowledge.css): wide, the list and the detail sit side
+ * by side; narrow (a sidebar), the detail replaces the list while open, with Back.
  */
 import { renderFocal, renderStats } from './cards';
 import { h } from './dom';
+import { renderLegend } from './legend';
 import { renderDetail } from './entityDetail';
 import type { DetailState, EntityDetailEvents } from './entityDetail';
 import { EntityList } from './entityList';
@@ -53,9 +56,14 @@ const tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Knowle
 const alertBox = h('div', { class: 'alert', role: 'alert', hidden: true });
 const searchInput = h('input', { type: 'search', class: 'input', placeholder: 'Search entities', 'aria-label': 'Search entities by name', spellcheck: 'false' });
 const typeSelect = h('select', { class: 'select', 'aria-label': 'Filter by entity type' });
-const listMeta = h('div', { class: 'list-meta', 'aria-live': 'polite' });
+const listMeta = h('span', { class: 'list-meta', 'aria-live': 'polite' });
+const legendButton = h('button', { type: 'button', class: 'link legend-toggle', 'aria-expanded': 'false', 'aria-controls': 'entity-legend' }, 'Legend');
+const legend = renderLegend();
+legend.hidden = true;
 const emptyList = h('p', { class: 'empty list-empty', hidden: true });
 const detailRoot = h('div', { class: 'detail', 'aria-label': 'Entity detail', role: 'region', tabindex: -1 });
+const backButton = h('button', { type: 'button', class: 'link back', title: 'Back to the entity list (Escape)' }, '‹ Back to entities');
+const detailPane = h('div', { class: 'detail-pane' }, h('div', { class: 'detail-bar' }, backButton), detailRoot);
 
 const detailEvents: EntityDetailEvents = {
   setPinned: (id, pinned) => post({ type: 'setPinned', id, pinned }),
@@ -76,9 +84,13 @@ const list = new EntityList(model, {
 });
 
 const entitiesPanel = h('section', { role: 'tabpanel', id: 'panel-entities', 'aria-labelledby': 'tab-entities', class: 'panel entities' },
-  h('div', { class: 'filters' }, searchInput, typeSelect),
-  listMeta,
-  h('div', { class: 'split' }, h('div', { class: 'list-wrap' }, list.element, emptyList), detailRoot));
+  h('div', { class: 'split' },
+    h('div', { class: 'list-wrap' },
+      h('div', { class: 'filters' }, searchInput, typeSelect),
+      h('div', { class: 'list-head' }, listMeta, legendButton),
+      legend,
+      list.element, emptyList),
+    detailPane));
 
 const recallInput = h('input', { type: 'search', class: 'input', placeholder: 'Ask memory…', 'aria-label': 'Recall query' });
 const recallButton = h('button', { type: 'submit', class: 'button' }, 'Recall');
@@ -124,9 +136,34 @@ tabList.addEventListener('keydown', (e) => {
   showTab((tabs[(next + tabs.length) % tabs.length] as readonly [Tab, string])[0], true);
 });
 
+legendButton.addEventListener('click', () => {
+  legend.hidden = !legend.hidden;
+  legendButton.setAttribute('aria-expanded', String(!legend.hidden));
+  list.schedule();
+});
+
+/** Narrow view: the open detail replaces the list (CSS hides the other pane). */
+function setDetailOpen(open: boolean): void {
+  entitiesPanel.classList.toggle('detail-open', open);
+  if (open !== state.detailOpen) save({ detailOpen: open });
+  if (!open) list.schedule();
+}
+function back(): void {
+  setDetailOpen(false);
+  requestAnimationFrame(() => list.focusActive());
+}
+backButton.addEventListener('click', back);
+detailPane.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && entitiesPanel.classList.contains('detail-open')) {
+    e.preventDefault();
+    back();
+  }
+});
+
 let pendingDetailFocus = false;
 function select(id: string, moveFocus: boolean): void {
   if (state.tab !== 'entities') showTab('entities');
+  setDetailOpen(true);
   save({ selectedId: id });
   detail = { kind: 'loading', id };
   list.setSelected(id);
@@ -268,6 +305,19 @@ function onMessage(m: HostMessage): void {
   }
 }
 
+/**
+ * Loads VS Code's codicon font from the URI the host put on <body> (entity type icons); until it
+ * loads (or when there is none) the CSS keeps the glyphs hidden, so no empty boxes show.
+ */
+function loadCodicons(): void {
+  const url = document.body.dataset.codiconFont;
+  if (!url || typeof FontFace === 'undefined') return;
+  new FontFace('codicon', `url("${url}")`).load().then((face) => {
+    document.fonts.add(face);
+    document.body.classList.add('codicons');
+  }, (err: unknown) => console.warn(`Knowledge panel: codicon font not loaded (${String(err)})`));
+}
+
 window.addEventListener('message', (event: MessageEvent) => {
   const decoded = decodeHostMessage(event.data);
   if (!decoded.ok) {
@@ -278,6 +328,8 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 // ---- start --------------------------------------------------------------------------------
+loadCodicons();
+entitiesPanel.classList.toggle('detail-open', state.detailOpen && state.selectedId !== null);
 searchInput.value = state.query;
 recallInput.value = state.recallQuery;
 renderTypes([]);

@@ -18,8 +18,8 @@ export const PANEL_CONFIG = {
   refreshDebounceMs: 150,
   /** Results the recall playground asks for. */
   recallLimit: 10,
-  /** Health thresholds (reference Knowledge tab, signet-spec §4.5): win rate at or above is
-   *  "high" (green), below is "low" (red). */
+  /** Health thresholds for a *stable* trend (webview/health.ts): a win rate at or above the high
+   *  one is green; below the low one, with the baseline ahead on average, red. */
   healthHighWinRate: 0.65,
   healthLowWinRate: 0.4,
 } as const;

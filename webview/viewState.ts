@@ -3,7 +3,7 @@
  * selected entity, the scroll position and the last playground run. Restored state is decoded
  * like any other input, so a state saved by an older version is dropped rather than trusted.
  */
-import { array, int, nullable, num, object, oneOf, runDecoder, str } from './decode';
+import { array, bool, int, nullable, num, object, oneOf, runDecoder, str } from './decode';
 import type { Decoder } from './decode';
 import { PROTOCOL_LIMITS as L, recallResultDecoder } from './protocol';
 import type { PanelSection, RecallResultView } from './protocolTypes';
@@ -22,6 +22,8 @@ export interface ViewState {
   readonly query: string;
   readonly entityType: string | null;
   readonly selectedId: string | null;
+  /** In a narrow view the detail replaces the list; true while it does (Back returns to the list). */
+  readonly detailOpen: boolean;
   readonly scrollTop: number;
   readonly activeIndex: number;
   readonly recallQuery: string;
@@ -29,7 +31,7 @@ export interface ViewState {
 }
 
 export const INITIAL_VIEW_STATE: ViewState = {
-  tab: 'entities', query: '', entityType: null, selectedId: null, scrollTop: 0, activeIndex: 0, recallQuery: '', recall: null,
+  tab: 'entities', query: '', entityType: null, selectedId: null, detailOpen: false, scrollTop: 0, activeIndex: 0, recallQuery: '', recall: null,
 };
 
 const stateDecoder: Decoder<ViewState> = object({
@@ -37,6 +39,7 @@ const stateDecoder: Decoder<ViewState> = object({
   query: str(0, L.searchLength),
   entityType: nullable(str(1, L.typeLength)),
   selectedId: nullable(str(1, L.idLength)),
+  detailOpen: bool,
   scrollTop: num(0, 1e9),
   activeIndex: int(0, L.totalMax),
   recallQuery: str(0, L.recallQueryLength),

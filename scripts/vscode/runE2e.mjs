@@ -19,6 +19,11 @@ import { packageExtension } from '../package.mjs';
 const require = createRequire(import.meta.url);
 const { writeResult } = require('../testResults.cjs');
 const LAYER = 'e2e';
+/**
+ * User settings of the e2e profile: chat sessions end after one idle minute (the shortest the
+ * setting allows), so the whole-loop test sees a session end and its feedback within a test.
+ */
+const E2E_SETTINGS = Object.freeze({ 'agentMemory.sessions.idleTimeoutMinutes': 1 });
 const E2E_DIR = join(repoRoot, 'test', 'e2e');
 
 async function loadTests(filter) {
@@ -76,7 +81,7 @@ async function main() {
   const vsix = await packageExtension();
   const fakeLm = await packageFakeLanguageModel();
   const suiteStarted = Date.now();
-  const counts = await withWorkbench({ layer: LAYER, vsixes: [fakeLm, vsix.file] }, (session) => runTests(tests, session));
+  const counts = await withWorkbench({ layer: LAYER, vsixes: [fakeLm, vsix.file], settings: E2E_SETTINGS }, (session) => runTests(tests, session));
   const ms = Date.now() - suiteStarted;
   writeResult(LAYER, { ...counts, skipped: 0, ms, installMs: toolchain.installMs, vsixBytes: vsix.bytes });
   console.log(`e2e suite (install VSIX, server start to stop) took ${(ms / 1000).toFixed(1)} s; whole layer ${secondsSince(started)} s; VSIX ${mib(vsix.bytes)}`);

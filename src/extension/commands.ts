@@ -7,19 +7,47 @@ import type { Services } from './services';
 import { promptLlmConsentIfNeeded } from './services';
 import { KNOWLEDGE_VIEW_ID } from './knowledgeView';
 import { LLM_API_KEY_SECRET } from './llmProvider';
-import { formatStatusMarkdown } from './statusText';
+import { DEFAULT_MIN_COMPARISONS } from '../core/predictor/entityHealthCalc';
+import { getEntityHealth } from '../core/predictor/entityHealth';
+import { healthEmptyReason } from '../core/predictor/healthEmptyReason';
+import { knowledgeStats } from '../core/feedback/knowledgeStats';
+import type { MemoryDocuments } from './memoryDocuments';
+import { showRenderedDocument } from './memoryDocuments';
+import { statusDocument } from './statusText';
+import { AGENT_ID } from './memoryActions';
 import { inform, registerSafe } from './commands/commandUtil';
 import { registerIoCommands } from './commands/ioCommands';
 import { registerMaintenanceCommand } from './commands/maintenanceCommand';
 import { registerMemoryCommands } from './commands/memoryCommands';
 import { registerModelCommands } from './commands/modelCommands';
 
-/** Memory: Show Status — opens the status as a Markdown preview and returns it (for callers/tests). */
-async function showStatus(services: Services): Promise<string> {
+/** The Show Status document, read from the open store now (statusText.ts#statusDocument). */
+async function statusText(services: Services): Promise<string> {
   const rt = await services.runtime();
-  const text = formatStatusMarkdown(rt.status(), services.llmChoice().description, services.captureEnabled());
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  const feedback = rt.loop.config.feedback;
+  const nowMs = services.host.clock.now();
+  const read = rt.store.read((db) => {
+    const health = getEntityHealth(db, AGENT_ID, undefined, DEFAULT_MIN_COMPARISONS);
+    return {
+      feedback: knowledgeStats(db, { agentId: AGENT_ID, nowMs, minWeight: feedback.minAspectWeight, maxWeight: feedback.maxAspectWeight }),
+      health,
+      healthReason: health.length ? undefined : healthEmptyReason(db, AGENT_ID, undefined, DEFAULT_MIN_COMPARISONS),
+    };
+  });
+  return statusDocument(rt.status(), services.llmChoice().description, services.captureEnabled(), {
+    ...read, telemetry: rt.loop.sessions.feedbackTelemetry(), minComparisons: DEFAULT_MIN_COMPARISONS,
+  });
+}
+
+/**
+ * Memory: Show Status — a rendered, read-only preview of agent-memory:/status.md (never an
+ * untitled document: that would be dirty, and chat attaches it as context). Returns the Markdown
+ * (for callers and tests).
+ */
+async function showStatus(services: Services, docs: MemoryDocuments): Promise<string> {
+  const text = await statusText(services);
+  docs.setStatusSource(() => statusText(services));
+  await showRenderedDocument(docs.refreshStatus());
   return text;
 }
 
@@ -37,14 +65,14 @@ async function enableLanguageModel(services: Services): Promise<void> {
   await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', pick.id, vscode.ConfigurationTarget.Global);
 }
 
-export function registerCommands(context: vscode.ExtensionContext, services: Services): void {
+export function registerCommands(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentMemory.showLogs', () => services.logger.show(true)),
     vscode.commands.registerCommand('agentMemory.openKnowledgePanel', async () => {
       await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
     }),
   );
-  registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services));
+  registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services, docs));
   registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel(services));
   registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
     const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });
@@ -56,7 +84,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
   });
   registerSafe(context, services, 'agentMemory.reviewLanguageModelConsent', 'Language Model Consent', () => promptLlmConsentIfNeeded(services));
   registerMemoryCommands(context, services);
-  registerMaintenanceCommand(context, services);
+  registerMaintenanceCommand(context, services, docs);
   registerIoCommands(context, services);
   registerModelCommands(context, services);
 }

@@ -40,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   context.subscriptions.push(services);
   services.logger.info(`Agent Memory ${context.extension.packageJSON.version as string} activating (Node ${process.version}, VS Code ${vscode.version})`);
   const docs = registerMemoryDocuments(context, services);
-  registerCommands(context, services);
+  registerCommands(context, services, docs);
   const graphTree = registerGraphTree(context, services);
   const panels = registerKnowledgeView(context, services);
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { userMessage } from '../core/errors';
-import { aspectChildren, entityChildren, entityNode, PINNED_SECTION_ID, relationChildren, rootNodes } from './graphTreeData';
+import { aspectChildren, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from './graphTreeData';
 import type { GraphNode } from './graphTreeData';
 import type { Services } from './services';
 
@@ -44,15 +44,17 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
       case 'section': {
         const pinnedSection = node.id.startsWith(PINNED_SECTION_ID);
         const item = new vscode.TreeItem(node.label, node.entities.length ? (pinnedSection ? vscode.TreeItemCollapsibleState.Expanded : COLLAPSED) : NONE);
-        item.iconPath = new vscode.ThemeIcon(pinnedSection ? 'pinned' : 'symbol-namespace');
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.tooltip = node.tooltip;
         item.contextValue = 'section';
         return this.finish(item, node);
       }
       case 'entity': {
         const item = new vscode.TreeItem(node.label, COLLAPSED);
-        item.iconPath = new vscode.ThemeIcon(node.pinned ? 'pinned' : 'symbol-class');
+        // One icon per type (webview/entityTypeIcons.ts); the pin shows in the description and the inline action.
+        item.iconPath = new vscode.ThemeIcon(node.icon);
         item.contextValue = node.pinned ? 'entity.pinned' : 'entity';
-        item.tooltip = `${node.label} (${node.description})${node.pinned ? ' · pinned' : ''}`;
+        // The rich hover is read in resolveTreeItem, when the pointer rests on the entity.
         return this.finish(item, node);
       }
       case 'aspect': {
@@ -81,6 +83,22 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
         return this.finish(item, node);
       }
     }
+  }
+
+  /**
+   * The entity hover (type, mentions, aspects, attributes, relations, pin state) as Markdown: VS
+   * Code shows a Markdown tooltip in its hover widget beside the row, not over the name.
+   */
+  async resolveTreeItem(item: vscode.TreeItem, node: GraphNode): Promise<vscode.TreeItem> {
+    if (node.kind !== 'entity') return item;
+    try {
+      const rt = await this.services.runtime();
+      const facts = rt.store.read((db) => entityTooltipFacts(db, node.entityId));
+      if (facts) item.tooltip = new vscode.MarkdownString(entityTooltipMarkdown(facts));
+    } catch (e) {
+      this.services.logger.warn(`graph tree: ${userMessage(e)}`);
+    }
+    return item;
   }
 
   async getChildren(node?: GraphNode): Promise<GraphNode[]> {

@@ -8,6 +8,7 @@ import type { EntitySummary } from '../core/graph/graphQueries';
 import type { SqlReader } from '../core/store/storeTypes';
 import { AGENT_ID } from './memoryActions';
 import { snippet } from './chat/recallFormat';
+import { entityTypeIcon } from '../../webview/entityTypeIcons';
 
 /** Entities the tree lists at most (the Knowledge panel's list scales further). */
 export const TREE_MAX_ENTITIES = 5_000;
@@ -17,19 +18,61 @@ export const PINNED_SECTION_ID = 'pinned';
 export const TREE_LABEL_CHARS = 80;
 
 export type GraphNode =
-  | { readonly kind: 'section'; readonly id: string; readonly label: string; readonly description: string; readonly entities: readonly EntitySummary[] }
-  | { readonly kind: 'entity'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string; readonly pinned: boolean; readonly type: string }
+  | { readonly kind: 'section'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly entities: readonly EntitySummary[] }
+  | { readonly kind: 'entity'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string; readonly pinned: boolean; readonly type: string; readonly icon: string }
   | { readonly kind: 'aspect'; readonly id: string; readonly entityId: string; readonly aspectId: string; readonly label: string; readonly description: string }
   | { readonly kind: 'attribute'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly memoryId: string | null; readonly entityId: string }
   | { readonly kind: 'relations'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string }
   | { readonly kind: 'relation'; readonly id: string; readonly label: string; readonly description: string; readonly otherId: string; readonly entityId: string };
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 export function entityNode(e: EntitySummary, parent: string): GraphNode {
-  return { kind: 'entity', id: `${parent}/e:${e.id}`, entityId: e.id, label: e.name, description: `${e.type} · ${plural(e.mentions, 'mention')}`, pinned: e.pinned, type: e.type };
+  return {
+    kind: 'entity', id: `${parent}/e:${e.id}`, entityId: e.id, label: e.name, description: `${e.type} · ${plural(e.mentions, 'mention')}${e.pinned ? ' · pinned' : ''}`,
+    pinned: e.pinned, type: e.type, icon: entityTypeIcon(e.type).name,
+  };
+}
+
+/** What an entity's hover says (read when the pointer rests on it). */
+export interface EntityTooltipFacts {
+  readonly name: string;
+  readonly type: string;
+  readonly mentions: number;
+  readonly pinned: boolean;
+  readonly aspects: number;
+  readonly attributes: number;
+  readonly relations: number;
+}
+
+export function entityTooltipFacts(db: SqlReader, entityId: string): EntityTooltipFacts | undefined {
+  const e = db.get<{ name: string; entity_type: string; mentions: number; pinned: number }>('SELECT name, entity_type, mentions, pinned FROM entities WHERE id = ?', [entityId]);
+  if (!e) return undefined;
+  const n = (sql: string, params: (string | number)[]): number => db.get<{ n: number }>(sql, params)?.n ?? 0;
+  return {
+    name: e.name, type: e.entity_type, mentions: e.mentions, pinned: e.pinned !== 0,
+    aspects: n('SELECT COUNT(*) AS n FROM entity_aspects WHERE entity_id = ?', [entityId]),
+    attributes: n("SELECT COUNT(*) AS n FROM entity_attributes WHERE entity_id = ? AND status = 'active'", [entityId]),
+    relations: n('SELECT COUNT(*) AS n FROM relations WHERE source_entity_id = ? OR target_entity_id = ?', [entityId, entityId]),
+  };
+}
+
+/** Markdown-escapes text for a hover (names come from memories). */
+function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+/** The hover of an entity: its name, then type, mentions, aspects, attributes, relations and pin state. */
+export function entityTooltipMarkdown(f: EntityTooltipFacts): string {
+  return [
+    `**${md(f.name)}**`,
+    '',
+    `${md(f.type)} · ${plural(f.mentions, 'mention')} · ${plural(f.aspects, 'aspect')} · ${plural(f.attributes, 'attribute')} · ${plural(f.relations, 'relation')}`,
+    '',
+    f.pinned ? 'Pinned: always focal in recall.' : 'Not pinned.',
+  ].join('\n');
 }
 
 /** Root nodes; [] when the graph is empty (the view then shows its welcome content). */
@@ -40,7 +83,12 @@ export function rootNodes(db: SqlReader): GraphNode[] {
   const roots: GraphNode[] = [];
   const pinned = all.filter((e) => e.pinned);
   // A distinct id once pins exist, so VS Code shows the section expanded instead of keeping the empty one's state.
-  roots.push({ kind: 'section', id: pinned.length ? PINNED_SECTION_ID : `${PINNED_SECTION_ID}:none`, label: 'Pinned', description: pinned.length ? `${pinned.length} ${pinned.length === 1 ? 'entity' : 'entities'}` : 'none — pin entities to keep them focal', entities: pinned });
+  // Short descriptions (a narrow sidebar cuts them); the advice is in the tooltip.
+  roots.push({
+    kind: 'section', id: pinned.length ? PINNED_SECTION_ID : `${PINNED_SECTION_ID}:none`, label: 'Pinned', icon: 'pinned', entities: pinned,
+    description: pinned.length ? plural(pinned.length, 'entity', 'entities') : 'none',
+    tooltip: pinned.length ? `${plural(pinned.length, 'pinned entity', 'pinned entities')}: always focal in recall.` : 'No pinned entities. Pin one (the pin on its row) to keep it focal in every recall.',
+  });
   const byType = new Map<string, EntitySummary[]>();
   for (const e of all) {
     const list = byType.get(e.type) ?? [];
@@ -49,7 +97,7 @@ export function rootNodes(db: SqlReader): GraphNode[] {
   }
   for (const type of [...byType.keys()].sort()) {
     const list = byType.get(type) ?? [];
-    roots.push({ kind: 'section', id: `type:${type}`, label: type, description: String(list.length), entities: list });
+    roots.push({ kind: 'section', id: `type:${type}`, label: type, description: String(list.length), tooltip: `${plural(list.length, `${type} entity`, `${type} entities`)}`, icon: entityTypeIcon(type).name, entities: list });
   }
   return roots;
 }

@@ -3,6 +3,8 @@
  * as an editor tab (restored after a reload by a serializer), and the commands that open it or
  * show an entity in it. All message handling lives in the vscode-free KnowledgeController.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import { knowledgeHtml } from './knowledge/knowledgeHtml';
@@ -94,16 +96,19 @@ export class KnowledgePanels implements vscode.Disposable {
 
   private webviewOptions(): vscode.WebviewOptions {
     const root = this.services.extensionUri;
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media')] };
+    const font = codiconFont();
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media'), ...(font ? [font.folder] : [])] };
   }
 
   private attach(webview: vscode.Webview, onDidDispose: vscode.Event<void>, isVisible: () => boolean, onDispose: (c: KnowledgeController) => void): KnowledgeController {
     const root = this.services.extensionUri;
+    const font = codiconFont();
     webview.options = this.webviewOptions();
     webview.html = knowledgeHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'knowledge.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'knowledge.css')).toString(),
+      ...(font ? { codiconFontUri: webview.asWebviewUri(font.file).toString() } : {}),
     });
     const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
     this.controllers.set(controller, isVisible);
@@ -175,4 +180,20 @@ export function registerKnowledgeView(context: vscode.ExtensionContext, services
 /** Tree nodes may pass themselves as the command argument; accept any `{ entityId }`. */
 function isEntityNode(v: unknown): v is { entityId: string } {
   return typeof v === 'object' && v !== null && typeof (v as { entityId?: unknown }).entityId === 'string';
+}
+
+interface CodiconFont { readonly folder: vscode.Uri; readonly file: vscode.Uri }
+let codicons: CodiconFont | null | undefined;
+
+/**
+ * VS Code's own codicon font (the workbench ships it in out/media of its app root), so the panel's
+ * entity type icons are the same glyphs as the tree's without bundling a copy. Null where it is not
+ * found (the panel then shows no type glyphs, only the type names).
+ */
+function codiconFont(): CodiconFont | null {
+  if (codicons === undefined) {
+    const folder = join(vscode.env.appRoot, 'out', 'media');
+    codicons = existsSync(join(folder, 'codicon.ttf')) ? { folder: vscode.Uri.file(folder), file: vscode.Uri.file(join(folder, 'codicon.ttf')) } : null;
+  }
+  return codicons;
 }

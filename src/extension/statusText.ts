@@ -1,6 +1,10 @@
 /**
  * Status texts (status bar, tooltip, /status, the Show Status command). vscode-free.
  */
+import type { FeedbackKnowledgeStats } from '../core/feedback/knowledgeStats';
+import type { FeedbackTelemetrySnapshot } from '../core/feedback/feedbackTelemetry';
+import type { EntityHealth } from '../core/predictor/entityHealthCalc';
+import { healthLevel } from '../../webview/health';
 import type { RuntimeStatus } from './runtime/memoryRuntime';
 import type { ModelState } from './runtime/trackedEmbedder';
 
@@ -33,4 +37,62 @@ export function statusLines(s: RuntimeStatus, llm: string, capture: boolean): st
 
 export function formatStatusMarkdown(s: RuntimeStatus, llm: string, capture: boolean): string {
   return `**Agent Memory status**\n\n${statusLines(s, llm, capture).map((l) => `- ${l}`).join('\n')}\n`;
+}
+
+/** What the Show Status document reports beyond the runtime status (read from the store). */
+export interface StatusFeedback {
+  readonly feedback: FeedbackKnowledgeStats;
+  /** This window's feedback loop counters (lastRunAt null before a session ended here). */
+  readonly telemetry: FeedbackTelemetrySnapshot;
+  readonly health: readonly EntityHealth[];
+  /** Why `health` is empty (healthEmptyReason), when it is. */
+  readonly healthReason: string | undefined;
+  /** Entities with at least this many comparisons count (the health minimum). */
+  readonly minComparisons: number;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * The Show Status document (rendered as a Markdown preview, never an editable document): the
+ * runtime status, the aspect-weight feedback statistics, this window's feedback loop and the
+ * entity health the Knowledge panel colours (webview/health.ts).
+ */
+export function statusDocument(s: RuntimeStatus, llm: string, capture: boolean, f: StatusFeedback): string {
+  const out = ['# Agent Memory status', '', ...statusLines(s, llm, capture).map((l) => `- ${l}`), '', '## Aspect weights (feedback)', ''];
+  const fb = f.feedback;
+  if (fb.aspectCount === 0) {
+    out.push('No aspects yet, so no feedback: aspect weights move once sessions confirm memories (FTS hits) or decay them.');
+  } else {
+    out.push(
+      `- Aspects: ${fb.aspectCount.toLocaleString('en-US')}, average weight ${fb.avgAspectWeight.toFixed(2)}`,
+      `- Raised by feedback in the last 7 days: ${plural(fb.aspectsUpdatedByFeedback, 'aspect')}`,
+      `- At the maximum weight: ${fb.aspectsAtMax.toLocaleString('en-US')} · at the minimum: ${fb.aspectsAtMin.toLocaleString('en-US')}`,
+    );
+  }
+  out.push('', '## Feedback loop (this window)', '');
+  const t = f.telemetry;
+  if (t.lastRunAt === null) {
+    out.push('No session has ended in this window yet, so the feedback loop has not reported.');
+  } else {
+    out.push(
+      `- Last session end: ${t.lastRunAt}`,
+      `- Aspects updated: ${t.feedbackAspectsUpdated.toLocaleString('en-US')} (FTS confirmations ${t.feedbackFtsConfirmations.toLocaleString('en-US')})`,
+      `- Aspects decayed: ${t.feedbackDecayedAspects.toLocaleString('en-US')}`,
+      `- Attributes propagated: ${t.feedbackPropagatedAttributes.toLocaleString('en-US')}`,
+    );
+  }
+  out.push('', '## Entity health (learned ranker against the baseline)', '');
+  if (f.health.length === 0) {
+    out.push(f.healthReason ?? `No entity has ${f.minComparisons}+ comparisons yet.`);
+  } else {
+    const levels = f.health.map((h) => healthLevel(h));
+    const count = (level: string): number => levels.filter((l) => l === level).length;
+    out.push(`${plural(f.health.length, 'entity', 'entities')} with ${f.minComparisons}+ comparisons: ${count('good')} green (improving or high win rate), ${count('stable')} yellow (stable), ${count('bad')} red (declining or losing).`);
+    const red = f.health.filter((_h, i) => levels[i] === 'bad').slice(0, 5);
+    if (red.length) {
+      out.push('', 'Red:', '', ...red.map((h) => `- ${h.entityName}: ${h.trend}, win rate ${Math.round(h.winRate * 100)}% over ${h.comparisonCount} comparisons`));
+    }
+  }
+  return out.join('\n') + '\n';
 }

@@ -41,6 +41,8 @@ export const tests: E2eTest[] = [
       if ((await pin.getAttribute('aria-pressed')) === 'true') { await pin.click(); await panel.locator('.detail .actions button[aria-pressed="false"]').waitFor({ timeout: UI_TIMEOUT_MS }); }
       await panel.locator('.detail .actions button[aria-pressed="false"]').click();
       await panel.locator('.detail .actions button[aria-pressed="true"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      // In a narrow sidebar the detail replaces the list: Back shows the list again (a wide one shows both).
+      if (await panel.locator('.back').isVisible()) await panel.locator('.back').click();
       await panel.locator('.list .row .pin-toggle.on').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await screenshot('knowledge-panel-pinned');
       await expandView(page, 'Knowledge Graph');

@@ -17,9 +17,9 @@ const STORE_SUBPATH = join('User', 'globalStorage', EXTENSION_ID, 'store');
  * good, < 0.4 bad): every pattern has a 50 % win rate, so the colour comes from the trend alone.
  */
 const PATTERNS = [
-  { outcomes: 'LLLWWW', level: 'good', label: /^Health: improving, win rate 50% over 6 comparisons$/ },
-  { outcomes: 'WLWL', level: 'stable', label: /^Health: stable, win rate 50% over 4 comparisons$/ },
-  { outcomes: 'WWWLLL', level: 'bad', label: /^Health: declining, win rate 50% over 6 comparisons$/ },
+  { outcomes: 'LLLWWW', level: 'good', label: /^Health: improving, win rate 50% over 6 comparisons$/, reason: 'green: improving' },
+  { outcomes: 'WLWL', level: 'stable', label: /^Health: stable, win rate 50% over 4 comparisons$/, reason: 'yellow: stable' },
+  { outcomes: 'WWWLLL', level: 'bad', label: /^Health: declining, win rate 50% over 6 comparisons$/, reason: 'red: declining' },
 ] as const;
 
 /** The extension's default store folder inside the throwaway code-server profile. */
@@ -88,7 +88,7 @@ export const tests: E2eTest[] = [
         const dot = rowOf(entity.name).locator(`.dot.health-${pattern.level}`);
         // The extension applies the external write and the panel re-reads: poll for the dot.
         await dot.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-        assert.match((await dot.getAttribute('title')) ?? '', pattern.label, `${entity.name} dot title`);
+        assert.equal((await dot.getAttribute('title')) ?? '', `${pattern.label.source.slice(1, -1)} (${pattern.reason})`, `${entity.name} dot title says why`);
         assert.match((await rowOf(entity.name).getAttribute('aria-label')) ?? '', new RegExp(pattern.label.source.slice(1)), `${entity.name} row label`);
       }
       const without = rowOf(entities[3]!.name);

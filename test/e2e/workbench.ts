@@ -60,3 +60,28 @@ export async function waitForText(locator: { innerText(): Promise<string> }, pat
   }
   throw new Error(`text never matched ${pattern} within ${timeoutMs} ms; last text: ${JSON.stringify(text.slice(0, 200))}`);
 }
+
+/**
+ * Drags the sash on the side bar's right edge until the side bar is `width` CSS pixels wide;
+ * returns the width it ended at (the workbench may clamp it).
+ */
+export async function setSideBarWidth(page: Page, width: number): Promise<number> {
+  const sidebar = page.locator('.part.sidebar');
+  const box = await sidebar.boundingBox();
+  if (!box) throw new Error('the side bar is not visible');
+  const edge = box.x + box.width;
+  const sashes = await page.locator('.monaco-sash.vertical').evaluateAll((els) => els.map((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, top: r.y, height: r.height, visible: r.width > 0 && r.height > 0 };
+  }));
+  const sash = sashes.filter((s) => s.visible).sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+  if (!sash || Math.abs(sash.x - edge) > 6) throw new Error(`no sash at the side bar's edge (x ${edge})`);
+  const y = sash.top + Math.min(sash.height / 2, 200);
+  await page.mouse.move(sash.x, y);
+  await page.mouse.down();
+  await page.mouse.move(sash.x + (width - box.width) / 2, y, { steps: 4 });
+  await page.mouse.move(box.x + width, y, { steps: 4 });
+  await page.mouse.up();
+  await page.mouse.move(box.x + width + 200, y);
+  return Math.round((await sidebar.boundingBox())?.width ?? 0);
+}

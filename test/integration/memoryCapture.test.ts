@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ImportReport } from '../../src/core/capture/transcriptImport';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { memoryApi, restoreDefaultStore, setSetting, useFreshStore } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, tempFolder, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 function transcript(sessionId: string, decision: string): string {
@@ -21,16 +20,18 @@ function memoryCount(api: AgentMemoryApi, needle: string): number {
 
 describe('capture from other agents (transcripts)', () => {
   let api: AgentMemoryApi;
-  const dir = mkdtempSync(join(tmpdir(), 'agent-memory-transcripts-'));
+  let dir: string;
 
   before(async () => {
     api = await memoryApi();
     await useFreshStore(api, 'capture');
+    dir = tempFolder('transcripts');
   });
 
   after(async () => {
-    await restoreDefaultStore();
+    // Stop watching before the folders go (restoreDefaultStore removes them).
     await setSetting('capture.importFolder', undefined);
+    await restoreDefaultStore();
   });
 
   it('Import Transcript turns a generic JSONL transcript into memories and an ended session, once', async () => {
@@ -57,7 +58,7 @@ describe('capture from other agents (transcripts)', () => {
   });
 
   it('the watched import folder imports transcripts already there when it is turned on', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'agent-memory-watched-'));
+    const folder = tempFolder('watched');
     writeFileSync(join(folder, 'session.jsonl'), transcript('watched-1', 'We decided that the watched folder importer keeps a ledger per file.'));
     await setSetting('capture.importFolder', folder);
     await waitFor('the watched transcript to be imported', () => (memoryCount(api, 'ledger per file') > 0 ? true : undefined), 30_000, 200);

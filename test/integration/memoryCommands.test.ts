@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import type { UrlIngestResult } from '../../src/core/ingest/urlIngest';
 import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';
 import type { RememberResult } from '../../src/core/memory/remember';
 import type { RecallResult } from '../../src/core/recall/recallTypes';
-import { memoryApi, restoreDefaultStore, setSetting, useFreshStore, waitForEntity } from './memoryTestKit';
+import { memoryApi, restoreDefaultStore, setSetting, tempFolder, useFreshStore, waitForEntity } from './memoryTestKit';
 import { waitFor } from './waitFor';
 
 const SELECTED = 'We decided to use Redis to cache each reading list page; the API paginates with opaque cursors.';
@@ -100,8 +100,26 @@ describe('Memory commands and the graph tree', () => {
     for (const t of report.tasks) assert.notEqual(t.status, 'failed', `${t.task} failed: ${t.error ?? ''}`);
   });
 
+  it('Show Status opens a rendered, read-only status with the feedback statistics, never an untitled document', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
+    const text = await vscode.commands.executeCommand<string | undefined>('agentMemory.showStatus');
+    assert.match(text ?? '', /^# Agent Memory status\n\n- Memories: \d+\n/);
+    assert.match(text ?? '', /\n## Aspect weights \(feedback\)\n/);
+    assert.match(text ?? '', /\n## Feedback loop \(this window\)\n/);
+    assert.match(text ?? '', /\n## Entity health /);
+    await waitFor('the status preview tab', () => (vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType)) ? true : undefined), 15_000, 100);
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore, 'no untitled document was opened');
+    // The preview loads its document after its tab shows.
+    const status = await waitFor('the preview to load agent-memory:/status.md', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'agent-memory' && d.uri.path === '/status.md'), 15_000, 100);
+    assert.equal(status.isDirty, false);
+    assert.match(status.getText(), /^# Agent Memory status/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('exports to JSONL and Markdown and imports both back as duplicates', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-memory-export-'));
+    const dir = tempFolder('export');
     for (const file of ['memories.jsonl', 'memories.md']) {
       const target = vscode.Uri.file(join(dir, file));
       const count = await vscode.commands.executeCommand<number | undefined>('agentMemory.exportMemories', target);

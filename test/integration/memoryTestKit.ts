@@ -3,7 +3,7 @@
  * (activate() exports), a fresh store per suite (agentMemory.store.path, applied without reload),
  * and polling for background work (extraction) with timeouts.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
@@ -24,9 +24,19 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('agentMemory').update(key, value, vscode.ConfigurationTarget.Global);
 }
 
+/** Temp folders the suites made; removed by restoreDefaultStore once nothing uses them. */
+const tempFolders: string[] = [];
+
+/** A new temp folder for a suite (agent-memory-<label>-…), removed by restoreDefaultStore. */
+export function tempFolder(label: string): string {
+  const dir = resolve(mkdtempSync(join(tmpdir(), `agent-memory-${label}-`)));
+  tempFolders.push(dir);
+  return dir;
+}
+
 /** Points agentMemory.store.path at a new empty folder and waits until the runtime uses it. */
 export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryRuntime> {
-  const dir = resolve(mkdtempSync(join(tmpdir(), `agent-memory-it-${label}-`)));
+  const dir = tempFolder(`it-${label}`);
   await setSetting('store.path', dir);
   return waitFor(`the store to reopen at ${dir}`, async () => {
     const rt = await api.services.runtime();
@@ -34,9 +44,19 @@ export async function useFreshStore(api: AgentMemoryApi, label: string): Promise
   }, 30_000, 100);
 }
 
-/** Points the store back at the default (global storage) so later suites start from the usual place. */
+/**
+ * Points the store back at the default (global storage) so later suites start from the usual
+ * place, waits until the runtime left the suite's folders, and removes them (the harness fails a
+ * run that leaves temp folders behind, scripts/tempGuard.cjs).
+ */
 export async function restoreDefaultStore(): Promise<void> {
   await setSetting('store.path', undefined);
+  const api = await memoryApi();
+  await waitFor('the store to reopen at its default place', async () => {
+    const rt = await api.services.runtime();
+    return tempFolders.some((d) => rt.store.dir === d) ? undefined : true;
+  }, 30_000, 100);
+  for (const dir of tempFolders.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** Waits until the knowledge graph holds an entity with this canonical name; returns its id. */

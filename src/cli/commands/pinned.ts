@@ -8,7 +8,11 @@ import type { CliIo } from '../run';
 export async function pinnedCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const agent = stringFlag(args, 'agent') ?? 'default';
   const list = await withCliStore(args, async (store) => store.read((db) => getPinnedEntities(db, agent)));
-  if (args.flags.json === true) io.stdout(JSON.stringify(list) + '\n');
-  else io.stdout(list.length ? list.map((p) => `${p.name}  (pinned ${p.pinnedAt}, id ${p.id})`).join('\n') + '\n' : 'No pinned entities.\n');
+  const reason = 'No pinned entities: pin one with agent-memory pin NAME to keep it focal in every recall.';
+  if (args.flags.json === true) {
+    io.stdout(JSON.stringify(list) + '\n');
+    // The JSON stays the documented array; an empty one is explained on stderr.
+    if (!list.length) io.stderr(`reason: ${reason}\n`);
+  } else io.stdout(list.length ? list.map((p) => `${p.name}  (pinned ${p.pinnedAt}, id ${p.id})`).join('\n') + '\n' : `${reason}\n`);
   return 0;
 }

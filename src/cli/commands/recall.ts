@@ -110,8 +110,11 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
         if (!stdin) {
           const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
           const out = await recallDetailed(store, req, deps, args.flags.explain === true);
-          if (args.flags.json === true) io.stdout(JSON.stringify(out.items) + '\n');
-          else io.stdout(formatResults(out.items, args.flags.explain === true));
+          if (args.flags.json === true) {
+            io.stdout(JSON.stringify(out.items) + '\n');
+            // The JSON stays the documented array; an empty one is explained on stderr.
+            if (!out.items.length) io.stderr('reason: No memories matched: try other words, or check that the store has memories (agent-memory stats).\n');
+          } else io.stdout(formatResults(out.items, args.flags.explain === true));
           if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
           return 0;
         }

@@ -1,14 +1,19 @@
 /**
  * Memory: Run Maintenance — a quick pick of the registry's tasks plus "Run all", run with a
- * cancellable progress notification, ending with a summary (also logged).
+ * cancellable progress notification, ending with a short human summary and a "Show Report" action
+ * that opens the full report read-only (maintenanceText.ts; the full summary is also logged).
  */
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/errors';
 import type { MaintenanceReport, TaskReport } from '../../core/maintenance/maintenanceTypes';
 import type { Services } from '../services';
-import { inform, registerSafe } from './commandUtil';
+import type { MemoryDocuments } from '../memoryDocuments';
+import { showRenderedDocument } from '../memoryDocuments';
+import { registerSafe } from './commandUtil';
+import { maintenanceHeadline, maintenanceReportMarkdown } from './maintenanceText';
 
 export const RUN_ALL = 'all';
+const SHOW_REPORT = 'Show Report';
 
 export function taskSummary(t: TaskReport): string {
   const summary = Object.entries(t.summary).map(([k, v]) => `${k} ${v}`).join(', ');
@@ -24,7 +29,7 @@ export function reportSummary(r: MaintenanceReport): string {
  * Runs maintenance. `which` is RUN_ALL, a task id, or an array of ids; without it a quick pick asks.
  * Returns the report (for callers and tests).
  */
-export async function runMaintenance(services: Services, which?: unknown): Promise<MaintenanceReport | undefined> {
+export async function runMaintenance(services: Services, docs: MemoryDocuments, which?: unknown): Promise<MaintenanceReport | undefined> {
   const rt = await services.runtime();
   const tasks = rt.loop.maintenance.tasks();
   let ids: string[] | undefined;
@@ -51,12 +56,17 @@ export async function runMaintenance(services: Services, which?: unknown): Promi
     }
   });
   if (!report) throw new MemoryError('E_INTERNAL', 'Maintenance ended without a report.');
-  const text = reportSummary(report);
-  services.logger.info(text);
-  inform(text);
+  services.logger.info(reportSummary(report));
+  const reportUri = docs.keepReport(maintenanceReportMarkdown(report));
+  const failed = report.tasks.some((t) => t.status === 'failed');
+  const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  // Not awaited: the command resolves with the report while the notification waits for the user.
+  void show(maintenanceHeadline(report), SHOW_REPORT).then((pick) => {
+    if (pick === SHOW_REPORT) void showRenderedDocument(reportUri);
+  });
   return report;
 }
 
-export function registerMaintenanceCommand(context: vscode.ExtensionContext, services: Services): void {
-  registerSafe(context, services, 'agentMemory.runMaintenance', 'Run Maintenance', (which?: unknown) => runMaintenance(services, which));
+export function registerMaintenanceCommand(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
+  registerSafe(context, services, 'agentMemory.runMaintenance', 'Run Maintenance', (which?: unknown) => runMaintenance(services, docs, which));
 }

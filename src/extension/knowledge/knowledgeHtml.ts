@@ -10,6 +10,8 @@ export interface KnowledgeHtmlParts {
   /** Webview URIs (as strings) of dist/webview/knowledge.js and media/knowledge.css. */
   readonly scriptUri: string;
   readonly styleUri: string;
+  /** Webview URI of VS Code's own codicon font, when the host found it (entity type icons). */
+  readonly codiconFontUri?: string;
 }
 
 function escapeAttr(s: string): string {
@@ -33,7 +35,7 @@ export function knowledgeHtml(parts: KnowledgeHtmlParts, nonce: string = randomB
 <link rel="stylesheet" href="${escapeAttr(parts.styleUri)}">
 <title>Knowledge</title>
 </head>
-<body>
+<body${parts.codiconFontUri ? ` data-codicon-font="${escapeAttr(parts.codiconFontUri)}"` : ''}>
 <main id="root"></main>
 <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(parts.scriptUri)}"></script>
 </body>

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
 import { silentLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/extension/config/memorySettings';
-import { aspectChildren, entityChildren, entityMemories, entityNode, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/graphTreeData';
+import { aspectChildren, entityChildren, entityMemories, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/graphTreeData';
 import type { GraphNode } from '../../../src/extension/graphTreeData';
 import { rememberText, setEntityPinned } from '../../../src/extension/memoryActions';
 import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
@@ -47,9 +47,16 @@ describe('graph tree nodes from the store', () => {
     const roots = rt.store.read((db) => rootNodes(db));
     assert.equal(roots[0]?.label, 'Pinned');
     assert.equal(roots[0]?.id, `${PINNED_SECTION_ID}:none`, 'an empty Pinned section has its own id');
+    // A short description a narrow sidebar does not cut; the advice is in the tooltip.
+    assert.ok(roots[0]?.kind === 'section');
+    assert.equal(roots[0].description, 'none');
+    assert.match(roots[0].tooltip, /^No pinned entities\. Pin one .* to keep it focal in every recall\.$/);
     const labels = roots.slice(1).map((r) => r.label);
     assert.deepEqual(labels, [...labels].sort(), 'types are sorted');
     assert.ok(labels.includes('tool'));
+    const icons = roots.map((r) => (r.kind === 'section' ? r.icon : ''));
+    assert.equal(new Set(icons).size, icons.length, `one icon per section: ${icons.join(', ')}`);
+    assert.equal(icons[labels.indexOf('tool') + 1], 'tools');
   });
 
   it('puts a pinned entity in the Pinned section and expands it into aspects, attributes and relations', async () => {
@@ -58,9 +65,18 @@ describe('graph tree nodes from the store', () => {
     const roots = rt.store.read((db) => rootNodes(db));
     const pinned = roots[0];
     assert.ok(pinned?.kind === 'section' && pinned.id === PINNED_SECTION_ID);
+    assert.equal(pinned.description, '1 entity');
+    assert.equal(pinned.tooltip, '1 pinned entity: always focal in recall.');
     assert.deepEqual(pinned.entities.map((e) => e.id), [id]);
     const node = entityNode(pinned.entities[0]!, pinned.id) as Extract<GraphNode, { kind: 'entity' }>;
-    assert.match(node.description, /^tool · 2 mentions$/);
+    assert.match(node.description, /^tool · 2 mentions · pinned$/);
+    assert.equal(node.icon, 'tools', 'the type icon, also when pinned');
+    const facts = rt.store.read((db) => entityTooltipFacts(db, id));
+    assert.ok(facts && facts.aspects > 0 && facts.relations > 0, JSON.stringify(facts));
+    assert.deepEqual({ type: facts.type, mentions: facts.mentions, pinned: facts.pinned }, { type: 'tool', mentions: 2, pinned: true });
+    assert.equal(entityTooltipMarkdown(facts), [`**${facts.name}**`, '', `tool · 2 mentions · ${facts.aspects} aspect${facts.aspects === 1 ? '' : 's'} · ${facts.attributes} attribute${facts.attributes === 1 ? '' : 's'} · ${facts.relations} relation${facts.relations === 1 ? '' : 's'}`, '', 'Pinned: always focal in recall.'].join('\n'));
+    assert.equal(rt.store.read((db) => entityTooltipFacts(db, 'no-such-entity')), undefined);
+    assert.equal(entityTooltipMarkdown({ ...facts, name: 'a*b_[c]', pinned: false }).split('\n')[0], '**a\\*b\\_\\[c\\]**', 'names are escaped');
     const children = rt.store.read((db) => entityChildren(db, id, node.id));
     const aspect = children.find((c): c is Extract<GraphNode, { kind: 'aspect' }> => c.kind === 'aspect');
     assert.ok(aspect, JSON.stringify(children));

@@ -47,8 +47,9 @@ describe('session, pin, health and maintain CLI', () => {
   });
 
   it('prints health and maintenance reports as JSON', async () => {
-    const health = JSON.parse((await cli(dir, 'health', '--json')).out) as { entities: unknown[]; feedback: { aspectCount: number } };
+    const health = JSON.parse((await cli(dir, 'health', '--json')).out) as { entities: unknown[]; reason?: string; feedback: { aspectCount: number } };
     assert.deepEqual(health.entities, []);
+    assert.match(health.reason ?? '', /^No predictor comparisons for agent "default" yet: they are recorded when a session with recalled memories ends\.$/);
     assert.equal(typeof health.feedback.aspectCount, 'number');
     const m = await cli(dir, 'maintain', '--json', 'decay-aspects');
     assert.equal(m.code, 0, m.err);
@@ -57,6 +58,23 @@ describe('session, pin, health and maintain CLI', () => {
 });
 
 describe('maintain CLI on the durable store', () => {
+  it('explains an empty health report and empty JSON lists', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'am-health-empty-'));
+    try {
+      const health = await cli(empty, 'health', '--json');
+      assert.equal(health.code, 0, health.err);
+      assert.match((JSON.parse(health.out) as { reason: string }).reason, /^No predictor comparisons (yet|for agent "default" yet): they are recorded when a session/);
+      assert.match((await cli(empty, 'health')).out, /^No predictor comparisons .*recorded when a session/);
+      for (const [command, reason] of [['entities', /^reason: No entities yet: they are extracted from memories/], ['pinned', /^reason: No pinned entities: pin one with agent-memory pin NAME/]] as const) {
+        const r = await cli(empty, command, '--json');
+        assert.equal(r.out, '[]\n', `${command} --json stays an array`);
+        assert.match(r.err, reason);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('includes store compaction and reports it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'am-maintain-cli-'));
     try {

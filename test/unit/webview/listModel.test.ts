@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ListModel } from '../../../webview/listModel';
 import { diffWindow } from '../../../src/extension/knowledge/listDiff';
-import { healthLevel } from '../../../webview/health';
 import { INITIAL_VIEW_STATE, restoreViewState } from '../../../webview/viewState';
 import { knowledgeHtml } from '../../../src/extension/knowledge/knowledgeHtml';
 import { entity, recallResult } from './fixtures';
@@ -69,23 +68,6 @@ describe('Knowledge panel list diff (host)', () => {
   it('is a reset when rows slid in from outside the window', () => {
     const after = [rows[0]!, ...rows.slice(2), entity(9)];
     assert.deepEqual(diffWindow(rows, after, 9, 8, true), { kind: 'reset' });
-  });
-});
-
-describe('Knowledge panel health dot', () => {
-  const h = (trend: 'improving' | 'stable' | 'declining', winRate: number, comparisonCount = 5) => ({ trend, winRate, comparisonCount, avgMargin: 0 });
-
-  it('has no dot without data', () => {
-    assert.equal(healthLevel(null), 'none');
-    assert.equal(healthLevel(h('stable', 0.5, 0)), 'none');
-  });
-
-  it('is green when improving or winning often, red when declining or winning rarely, yellow otherwise', () => {
-    assert.equal(healthLevel(h('improving', 0.5)), 'good');
-    assert.equal(healthLevel(h('stable', 0.65)), 'good');
-    assert.equal(healthLevel(h('declining', 0.9)), 'bad');
-    assert.equal(healthLevel(h('stable', 0.39)), 'bad');
-    assert.equal(healthLevel(h('stable', 0.5)), 'stable');
   });
 });
 

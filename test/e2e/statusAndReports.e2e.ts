@@ -1,0 +1,75 @@
+import { strict as assert } from 'node:assert';
+import type { Page } from 'playwright-core';
+import type { E2eTest } from './e2eTypes';
+import { UI_TIMEOUT_MS, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+
+const MARKDOWN_EXTENSION_ID = 'vscode.markdown-language-features';
+
+/** The editor tabs' labels (to prove no "Untitled" document was opened). */
+async function tabLabels(page: Page): Promise<string[]> {
+  return page.locator('.tabs-container .tab .label-name').allInnerTexts();
+}
+
+/** Closes an editor tab by its label (a middle click, like a person would), leaving the others. */
+async function closeTab(page: Page, label: RegExp): Promise<void> {
+  const tab = page.locator('.tabs-container .tab', { hasText: label }).first();
+  await tab.click({ button: 'middle' });
+  await tab.waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
+}
+
+/**
+ * Status and reports a person can read: Show Status and the maintenance report open as rendered
+ * Markdown previews (no untitled, dirty document that chat would attach), and maintenance ends
+ * with a one-line human summary and a "Show Report" button.
+ */
+export const tests: E2eTest[] = [
+  {
+    name: 'Memory: Show Status opens a rendered, read-only preview with the feedback statistics',
+    async run({ page, screenshot, webview }) {
+      const untitled = (await tabLabels(page)).filter((l) => /^Untitled/.test(l)).length;
+      await runPaletteCommand(page, 'Memory: Show Status');
+      const preview = webview(MARKDOWN_EXTENSION_ID);
+      const heading = preview.locator('h1', { hasText: 'Agent Memory status' });
+      await heading.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const text = await plainText(preview.locator('body'));
+      assert.match(text, /Aspect weights \(feedback\)/);
+      assert.match(text, /Feedback loop \(this window\)/);
+      assert.match(text, /Entity health/);
+      assert.doesNotMatch(text, /\*\*/, 'rendered, not raw Markdown');
+      assert.equal((await tabLabels(page)).filter((l) => /^Untitled/.test(l)).length, untitled, 'no untitled document');
+      assert.ok((await tabLabels(page)).some((l) => /^Preview status\.md$/.test(l)), 'a preview tab');
+      await screenshot('status-preview');
+      await closeTab(page, /Preview status\.md/);
+    },
+  },
+  {
+    name: 'Memory: Run Maintenance ends with a human summary and Show Report opens the full report',
+    async run({ page, screenshot, webview }) {
+      // Not runPaletteCommand: this command opens a second quick pick (the tasks) right away.
+      await waitForWorkbench(page);
+      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await input.fill('>Memory: Run Maintenance');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await page.keyboard.press('Enter');
+      const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
+      await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await pick.click();
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
+      await toast.waitFor({ state: 'visible', timeout: 90_000 });
+      const message = await waitForText(toast.locator('.notification-list-item-message'), /^Maintenance: .+\.$/);
+      console.log(`  ${message}`);
+      assert.doesNotMatch(message, /snapshotSeq|journalGeneration|aspectsDecayed/, 'no internal counter names');
+      assert.match(message, /nothing to repair|integrity problems found/);
+      await screenshot('maintenance-summary');
+      await toast.locator('.monaco-button', { hasText: 'Show Report' }).click();
+      const preview = webview(MARKDOWN_EXTENSION_ID);
+      await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      assert.match(await plainText(preview.locator('body')), /Check store integrity[\s\S]*status: completed/);
+      await screenshot('maintenance-report');
+      await closeTab(page, /Preview \d+\.md/);
+    },
+  },
+];

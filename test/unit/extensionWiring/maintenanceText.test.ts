@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { maintenanceHeadline, maintenanceReportMarkdown, taskPhrases } from '../../../src/extension/commands/maintenanceText';
+import type { MaintenanceReport, TaskReport } from '../../../src/core/maintenance/maintenanceTypes';
+
+const task = (task: string, summary: TaskReport['summary'], status: TaskReport['status'] = 'completed', title = task): TaskReport =>
+  ({ task, title, status, resumed: false, processed: 1, total: null, summary });
+const report = (tasks: TaskReport[], unknownTasks: string[] = []): MaintenanceReport =>
+  ({ runId: 'run-1', startedAt: '2026-12-01T02:00:00.000Z', finishedAt: '2026-12-01T02:00:03.000Z', tasks, unknownTasks });
+
+describe('maintenance summary for people', () => {
+  it('says what happened in words, skipping what did nothing', () => {
+    const r = report([
+      task('decay-aspects', { aspectsDecayed: 3 }),
+      task('find-duplicates-conflicts', { scanned: 40, mergeProposals: 2, conflictProposals: 0, clusters: 2 }),
+      task('compact-store', { snapshotTaken: 1, snapshotSeq: 367, journalGenerationBefore: 1, journalGenerationAfter: 2 }),
+      task('rebuild-fts', { indexesRebuilt: 0, note: 'every index matches its table' }),
+      task('integrity-check', { result: 'ok', sqliteProblems: 0, foreignKeyViolations: 0, orphanRows: 0 }),
+    ]);
+    assert.equal(maintenanceHeadline(r), 'Maintenance: 3 aspects decayed, 2 possible duplicates, store compacted, nothing to repair.');
+  });
+
+  it('uses the singular, names failures and problems, and says when nothing needed doing', () => {
+    assert.deepEqual(taskPhrases(task('decay-aspects', { aspectsDecayed: 1 })), ['1 aspect decayed']);
+    assert.deepEqual(taskPhrases(task('reembed-stale', { embedded: 1, remaining: 0 })), ['1 memory re-embedded']);
+    assert.deepEqual(taskPhrases(task('retry-dead-jobs', { jobsRetried: 2, jobsCleared: 1 })), ['2 failed jobs retried', '1 failed job cleared']);
+    assert.deepEqual(taskPhrases(task('integrity-check', { result: 'problems found', sqliteProblems: 1 })), ['integrity problems found']);
+    assert.deepEqual(taskPhrases(task('decay-aspects', {}, 'failed', 'Decay aspect weights')), ['decay aspect weights failed']);
+    assert.equal(maintenanceHeadline(report([task('decay-aspects', { aspectsDecayed: 0 })])), 'Maintenance: nothing needed doing.');
+    assert.equal(maintenanceHeadline(report([], ['nope'])), 'Maintenance: unknown task nope.');
+    assert.equal(maintenanceHeadline(report([])), 'Maintenance: no task ran.');
+  });
+
+  it('writes the full report with every counter in words', () => {
+    const md = maintenanceReportMarkdown(report([
+      task('compact-store', { snapshotTaken: 1, snapshotSeq: 367 }, 'completed', 'Compact the store'),
+      task('custom-task', { widgets: 4 }, 'failed', 'Custom'),
+    ]));
+    assert.match(md, /^# Maintenance report\n\nMaintenance: store compacted, custom failed\.\n/);
+    assert.match(md, /## Compact the store\n\n- status: completed\n- items processed: 1\n- snapshots taken: 1\n- snapshot position: 367\n/);
+    assert.match(md, /## Custom\n\n- status: failed\n- items processed: 1\n- widgets: 4\n/);
+  });
+});
