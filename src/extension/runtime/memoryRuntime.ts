@@ -13,6 +13,7 @@ import { createHintsJobHandler } from '../../core/hints/hintsWorker';
 import type { HostPaths, LlmClient } from '../../core/hostContext';
 import { countJobs } from '../../core/jobs/jobQueue';
 import { JobWorker } from '../../core/jobs/jobWorker';
+import { localLeaseOwner } from '../../core/jobs/leaseOwner';
 import { createPipelineHandlers } from '../../core/jobs/pipelineHandlers';
 import type { Logger } from '../../core/logger';
 import { countMemories } from '../../core/memory/memoryRecords';
@@ -151,7 +152,7 @@ export class MemoryRuntime {
     const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
     const extra = llm && loop.config.hints.enabled ? [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })] : [];
     const handlers = createPipelineHandlers({ embedder, llm, extraction, graph: s.graph, logger, extra });
-    const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: `window-${randomUUID()}` });
+    const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: localLeaseOwner('window') });
     return { embedder, modelProblem, worker, loop, llm };
   }
 }
