@@ -19,6 +19,7 @@ import { SnapshotKeeper } from './snapshotKeeper';
 import type { SnapshotTiming } from './snapshotKeeper';
 import { StoreListeners } from './storeListeners';
 import type { StoreFs } from './storeFs';
+import { RecoveryLog } from './storeRecovery';
 import type { StoreRecoveryReport } from './storeRecovery';
 import type { Disposable, MemoryStore, SqlReader, SqlWriter, StoreChange } from './storeTypes';
 import type { WriteLock } from './writeLock';
@@ -70,6 +71,7 @@ export class DurableStore implements DurableMemoryStore {
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private flushQueued = false;
+  private repairQueued = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly listeners: StoreListeners;
   private readonly keeper: SnapshotKeeper;
@@ -83,6 +85,7 @@ export class DurableStore implements DurableMemoryStore {
       exclusive: (fn) => this.exclusive(fn),
       capture: () => this.replica.capture(),
     });
+    this.replica.onSnapshotInstalled = (position) => { this.keeper.position = position; };
   }
 
   read<T>(fn: (db: SqlReader) => T): T {
@@ -156,8 +159,42 @@ export class DurableStore implements DurableMemoryStore {
     return next;
   }
 
+  /**
+   * Under the lock: applies other processes' records and makes sure the journal can take this
+   * process's next append (docs/store.md, "Recovery"). A repair made here is reported like one made
+   * at open: logged once and exposed as `store.recovery`.
+   */
+  private async checkedCatchUp(): Promise<string[]> {
+    const log = new RecoveryLog();
+    const { labels } = await this.replica.ensureConsistent(log);
+    const report = log.report('running replica', 0);
+    if (report) {
+      this.recovery = report;
+      this.p.logger.warn(report.message);
+    }
+    return labels;
+  }
+
+  /** A read saw the journal shrink: repair under the lock now rather than at the next write. */
+  private scheduleRepair(): void {
+    if (this.repairQueued) return;
+    this.repairQueued = true;
+    void this.exclusive(async () => {
+      this.repairQueued = false;
+      if (this.closed || !this.replica.suspect) return;
+      await this.p.lock.acquire();
+      try {
+        const external = await this.checkedCatchUp();
+        if (external.length) this.listeners.fire({ external: true, labels: external });
+      } finally {
+        this.p.lock.release();
+      }
+    }).catch((e: unknown) => this.p.logger.warn(`Could not repair the memory store yet: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
   private refreshQuietly(): void {
     if (this.closed) return;
+    if (this.replica.suspect) this.scheduleRepair();
     try {
       if (!this.replica.hasNew()) return;
       const labels = this.replica.catchUp(false);
@@ -197,7 +234,7 @@ export class DurableStore implements DurableMemoryStore {
     const labels: string[] = [];
     try {
       if (this.replica.db.isBroken) this.replica.rebuild();
-      const external = this.replica.catchUp(true);
+      const external = await this.checkedCatchUp();
       if (external.length) this.listeners.fire({ external: true, labels: external });
       assertSchemaNotNewer(this.replica.db, this.p.migrations);
       this.replica.commitBatch(batch, settled, labels);

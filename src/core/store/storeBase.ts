@@ -44,8 +44,14 @@ export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: Re
   const generations = listGenerations(sfs, dir);
   const generation = generations[0] ?? 1;
   const tail = new JournalTail(sfs, dir, generation, JOURNAL_HEADER_BYTES);
-  const firstSeq = tail.firstSeq() ?? 1;
-  tail.close();
+  let firstSeq = 1;
+  try {
+    firstSeq = tail.firstSeq() ?? 1;
+  } catch {
+    // A damaged header: the replica's consistency check repairs or sets the generation aside.
+  } finally {
+    tail.close();
+  }
   if (firstSeq > 1) {
     log.note(`No usable snapshot covers journal records 1–${firstSeq - 1}, which were already compacted away.`);
     log.lostRecords += firstSeq - 1;

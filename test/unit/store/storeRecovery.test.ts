@@ -93,7 +93,7 @@ describe('store recovery and failure modes', () => {
     const s = await openIn();
     assert.ok(s.recovery);
     assert.equal(s.recovery.lostRecords, 1);
-    assert.match(s.recovery.message, /damaged record/);
+    assert.match(s.recovery.message, /tip records 11 as the last acknowledged record.*1 acknowledged transaction\(s\) were lost/);
     const aside = s.recovery.damagedFiles[0] as string;
     assert.match(aside, /journal\.00000001\.damaged-/);
     assert.ok(readFileSync(aside).length > 0);
@@ -113,7 +113,7 @@ describe('store recovery and failure modes', () => {
     writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from([200, 0, 0, 0, 1, 2, 3])]));
     const s = await openIn();
     assert.equal(s.recovery?.lostRecords, 0);
-    assert.match(s.recovery?.message ?? '', /interrupted write/);
+    assert.match(s.recovery?.message ?? '', /interrupted before it was acknowledged/);
     assert.equal(s.read((db) => countMemories(db)), 5);
   });
 
