@@ -43,6 +43,8 @@ export interface OpenStoreOptions {
   readonly fs?: StoreFs;
   /** Defaults to every migration; tests pass a prefix to build an older schema. */
   readonly migrations?: readonly Migration[];
+  /** Also verify the previous snapshot in full and set it aside when damaged (`agent-memory store recover`). */
+  readonly verifyPreviousSnapshot?: boolean;
 }
 
 function prepareFolder(sfs: StoreFs, dir: string): void {
@@ -79,7 +81,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
   // that ends before it has lost acknowledged records (docs/store.md, "Journal tip").
   const tip = new JournalTip(sfs, dir);
   const tipBefore = tip.read();
-  const base = loadBase(sfs, dir, latestVersion(migrations), log);
+  const base = loadBase(sfs, dir, latestVersion(migrations), log, options.verifyPreviousSnapshot === true);
   const db = new SqlDatabase(await createEngineDatabase(base.image));
   let replica: Replica | undefined;
   try {

@@ -26,7 +26,12 @@ function refuseNewer(path: string, h: SnapshotHeader, knownSchema: number): void
   }
 }
 
-export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: RecoveryLog): BaseState {
+/**
+ * `verifyPrevious` also reads the previous snapshot in full when the newest one is fine (recover
+ * does; a normal open does not, to keep open time at one snapshot read), so a damaged one is set
+ * aside instead of surfacing only when it is needed.
+ */
+export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: RecoveryLog, verifyPrevious = false): BaseState {
   const damaged: { path: string; reason: string }[] = [];
   const candidates: [string, BaseState['openedFrom']][] = [[SNAPSHOT_FILE, 'snapshot'], [PREVIOUS_SNAPSHOT_FILE, 'previous snapshot']];
   for (const [name, label] of candidates) {
@@ -38,6 +43,14 @@ export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: Re
       damaged.push({ path, reason: read.reason });
       log.note(`The ${label} ${name} is damaged (${read.reason}).`);
       continue;
+    }
+    if (verifyPrevious && label === 'snapshot') {
+      const prevPath = join(dir, PREVIOUS_SNAPSHOT_FILE);
+      const prev = readSnapshot(sfs, prevPath);
+      if (prev.status === 'damaged') {
+        damaged.push({ path: prevPath, reason: prev.reason });
+        log.note(`The previous snapshot ${PREVIOUS_SNAPSHOT_FILE} is damaged (${prev.reason}); the newest snapshot is fine, so nothing depends on it.`);
+      }
     }
     return { image: read.image, position: read.header, openedFrom: label, damaged };
   }
