@@ -45,6 +45,8 @@ export interface RuntimeStatus {
   readonly model: ModelState;
   readonly llm: string | undefined;
   readonly storeDir: string;
+  /** What opening (or a later repair) had to recover, with the exact loss (docs/store.md, "Recovery"). */
+  readonly storeRecovery: { readonly message: string; readonly lostRecords: number; readonly lossExact: boolean } | undefined;
 }
 
 interface Pipeline {
@@ -97,6 +99,7 @@ export class MemoryRuntime {
       memories, pendingJobs: jobs.pending + jobs.leased, deadJobs: jobs.dead,
       model: this.pipeline.modelProblem ?? this.pipeline.embedder?.state ?? { state: 'missing', model: this.settings.models.embeddingModel, message: 'No embedding model.' },
       llm: this.pipeline.llm?.label, storeDir: this.store.dir,
+      storeRecovery: this.store.recovery,
     };
   }
 
