@@ -51,7 +51,7 @@ commands:
   ingest FILE.jsonl [--no-wait] [--llm-url URL --llm-model M]   bulk remember; waits until embedded and extracted
   entities [--json] [--limit N]   knowledge-graph entities, pinned first
   graph NAME [--json]  an entity's aspects, attributes (with status) and relations
-  forget ID [--json]   hard delete a memory with its vectors, hints and graph traces
+  forget ID [--json]   hard delete a memory with its vectors, hints and graph traces; purges it from every store file
   fetch URL [--allow-private] [--project P] [--no-wait] [--json]   fetch a document and remember it
   import FILE [--format vscode|claude|jsonl] [--project P] [--no-wait] [--json]   import another agent's transcript
   export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown

@@ -424,8 +424,20 @@ export class Replica {
 
   /** Seals a large generation with a rotate record and starts the next (under the lock). */
   rotateIfLarge(): void {
+    if (this.tail.offset < this.p.config.journalRotateBytes) return;
+    this.rotate();
+  }
+
+  /** Seals the current generation now (under the lock); a purge then deletes the sealed ones. */
+  rotateNow(): void {
+    if (!this.tail.open()) this.tail.create(this.appliedSeq + 1);
+    const generation = this.tail.generation;
+    this.rotate();
+    if (this.tail.generation === generation || this.pendingRotate !== undefined) throw new MemoryError('E_STORE_IO', 'Could not start a new journal generation; the store was not purged.');
+  }
+
+  private rotate(): void {
     const tail = this.tail;
-    if (tail.offset < this.p.config.journalRotateBytes) return;
     const next = tail.generation + 1;
     try {
       tail.append(encodeRecord(this.appliedSeq + 1, { k: 'rotate', g: next }));
