@@ -57,6 +57,9 @@ export function cliRememberDeps(embedder: Embedder | undefined): RememberDeps {
 
 /** How often (at most) the CLI repeats an unchanged "waiting for background jobs" line. */
 const WAIT_REPEAT_MS = 10_000;
+/** Job progress lines: none during the first PROGRESS_FIRST_MS, then at most one per PROGRESS_EVERY_MS. */
+const PROGRESS_FIRST_MS = 2_000;
+const PROGRESS_EVERY_MS = 5_000;
 
 /** One line saying what a settling CLI command waits for (jobs another live process holds, or retry backoff). */
 export function describeSettleWait(wait: SettleWait): string {
@@ -71,7 +74,19 @@ export function describeSettleWait(wait: SettleWait): string {
 /** Runs the write pipeline's jobs in this process until they are all done, saying on stderr what it waits for. */
 export async function settlePipeline(store: MemoryStore, embedder: Embedder | undefined, llm: LlmClient | undefined, logger: Logger, io: CliIo): Promise<void> {
   const handlers = createPipelineHandlers({ embedder, llm, extraction: DEFAULT_EXTRACTION_CONFIG, graph: DEFAULT_GRAPH_CONFIG, logger });
-  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger });
+  // Progress on stderr while this process works through the jobs: first after a short pause (a
+  // quick ingest stays quiet), then at most every PROGRESS_EVERY_MS.
+  const started = Date.now();
+  let lastProgress = 0;
+  const progress = {
+    report: (u: { message?: string }): void => {
+      const now = Date.now();
+      if (!u.message || now - started < PROGRESS_FIRST_MS || now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      io.stderr(`agent-memory: background jobs (embedding, extraction): ${u.message}\n`);
+    },
+  };
+  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger, progress });
   let last = { line: '', at: 0 };
   const onWait = (wait: SettleWait): void => {
     const line = describeSettleWait(wait);
