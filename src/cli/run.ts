@@ -19,6 +19,7 @@ import { forgetCommand } from './commands/forget';
 import { fetchCommand } from './commands/fetch';
 import { importCommand } from './commands/import';
 import { exportCommand } from './commands/export';
+import { storeCommand } from './commands/store';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -50,10 +51,12 @@ commands:
   ingest FILE.jsonl [--no-wait] [--llm-url URL --llm-model M]   bulk remember; waits until embedded and extracted
   entities [--json] [--limit N]   knowledge-graph entities, pinned first
   graph NAME [--json]  an entity's aspects, attributes (with status) and relations
-  forget ID [--json]   hard delete a memory with its vectors, hints and graph traces
+  forget ID [--json]   hard delete a memory with its vectors, hints and graph traces; purges it from every store file
   fetch URL [--allow-private] [--project P] [--no-wait] [--json]   fetch a document and remember it
   import FILE [--format vscode|claude|jsonl] [--project P] [--no-wait] [--json]   import another agent's transcript
   export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown
+  store check [--json] | store recover [--json]
+                       check the store files read-only / repair, set damaged files aside, say what was lost
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -78,6 +81,7 @@ const commands: Record<string, CliCommand> = {
   fetch: fetchCommand,
   import: importCommand,
   export: exportCommand,
+  store: storeCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

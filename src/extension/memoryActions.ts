@@ -4,7 +4,7 @@
  */
 import { isoFromMs, systemClock } from '../core/clock';
 import { MemoryError } from '../core/errors';
-import { forgetMemory } from '../core/memory/forget';
+import { forgetMemoryCompletely } from '../core/memory/forget';
 import type { ForgetSummary } from '../core/memory/forget';
 import { countMemories } from '../core/memory/memoryRecords';
 import { remember } from '../core/memory/remember';
@@ -83,5 +83,5 @@ export function storeIsEmpty(rt: MemoryRuntime): boolean {
 }
 
 export function forget(rt: MemoryRuntime, id: string): Promise<ForgetSummary> {
-  return forgetMemory(rt.store, id.trim(), systemClock);
+  return forgetMemoryCompletely(rt.store, id.trim(), systemClock);
 }

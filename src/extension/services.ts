@@ -150,6 +150,13 @@ class ServicesImpl implements Services {
     const rt = await MemoryRuntime.open(this.host, this.currentSettings, this.choice.client);
     this.attach(rt);
     this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
+    const recovery = rt.store.recovery;
+    if (recovery) {
+      // The store repaired itself; say so once, with what was lost (docs/store.md, "Recovery").
+      const lost = recovery.lossExact ? `${recovery.lostRecords} acknowledged write(s) lost` : 'some recent writes may be lost';
+      void vscode.window.showWarningMessage(`Agent Memory repaired its store (${recovery.lostRecords === 0 && recovery.lossExact ? 'nothing lost' : lost}).`, 'Show Status')
+        .then((pick) => { if (pick) void vscode.commands.executeCommand('agentMemory.showStatus'); });
+    }
     return rt;
   }
 

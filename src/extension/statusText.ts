@@ -20,7 +20,8 @@ export function modelStateText(m: ModelState): string {
 /** The short status bar text. */
 export function statusBarText(s: RuntimeStatus): string {
   const jobs = s.pendingJobs > 0 ? ` $(sync~spin) ${s.pendingJobs}` : '';
-  const warn = s.model.state === 'missing' || s.model.state === 'failed' ? ' $(warning)' : '';
+  const lost = s.storeRecovery !== undefined && (s.storeRecovery.lostRecords > 0 || !s.storeRecovery.lossExact);
+  const warn = s.model.state === 'missing' || s.model.state === 'failed' || lost ? ' $(warning)' : '';
   return `$(database) ${s.memories}${jobs}${warn}`;
 }
 
@@ -32,6 +33,7 @@ export function statusLines(s: RuntimeStatus, llm: string, capture: boolean): st
     `Language model: ${llm}`,
     `Session capture: ${capture ? 'on' : 'off'}`,
     `Store: ${s.storeDir}`,
+    ...(s.storeRecovery ? [`Store recovery: ${s.storeRecovery.message}`] : []),
   ];
 }
 

@@ -8,7 +8,9 @@ import type { LlmClient } from '../../core/hostContext';
 import { parseJsonl, ingestMemories } from '../../core/ingest/jsonlIngest';
 import { JobWorker } from '../../core/jobs/jobWorker';
 import { createPipelineHandlers } from '../../core/jobs/pipelineHandlers';
+import { parseLeaseOwner } from '../../core/jobs/leaseOwner';
 import { drainUntilSettled } from '../../core/jobs/settle';
+import type { SettleWait } from '../../core/jobs/settle';
 import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
 import { createStreamLogger } from '../../core/logger';
 import type { Logger } from '../../core/logger';
@@ -53,11 +55,47 @@ export function cliRememberDeps(embedder: Embedder | undefined): RememberDeps {
   return defaultRememberDeps(systemClock, { enqueue: { embed: embedder !== undefined, extract: true, hints: false } });
 }
 
-/** Runs the write pipeline's jobs in this process until they are all done. */
+/** How often (at most) the CLI repeats an unchanged "waiting for background jobs" line. */
+const WAIT_REPEAT_MS = 10_000;
+/** Job progress lines: none during the first PROGRESS_FIRST_MS, then at most one per PROGRESS_EVERY_MS. */
+const PROGRESS_FIRST_MS = 2_000;
+const PROGRESS_EVERY_MS = 5_000;
+
+/** One line saying what a settling CLI command waits for (jobs another live process holds, or retry backoff). */
+export function describeSettleWait(wait: SettleWait): string {
+  const held = wait.heldBy.map((h) => {
+    const who = parseLeaseOwner(h.owner);
+    const by = who ? `process ${who.pid} on ${who.host}` : `worker ${h.owner}`;
+    return `${h.jobs} leased by ${by}${h.until ? ` until ${h.until}` : ''}`;
+  });
+  return `agent-memory: waiting for ${wait.unfinished} background job(s)${held.length ? ` (${held.join('; ')})` : ' (retrying after a failure)'}; Ctrl+C stops waiting, the jobs stay queued\n`;
+}
+
+/** Runs the write pipeline's jobs in this process until they are all done, saying on stderr what it waits for. */
 export async function settlePipeline(store: MemoryStore, embedder: Embedder | undefined, llm: LlmClient | undefined, logger: Logger, io: CliIo): Promise<void> {
   const handlers = createPipelineHandlers({ embedder, llm, extraction: DEFAULT_EXTRACTION_CONFIG, graph: DEFAULT_GRAPH_CONFIG, logger });
-  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger });
-  const stats = await drainUntilSettled(worker, store, systemClock, { maxWaitMs: CLI_SETTLE_MAX_MS });
+  // Progress on stderr while this process works through the jobs: first after a short pause (a
+  // quick ingest stays quiet), then at most every PROGRESS_EVERY_MS.
+  const started = Date.now();
+  let lastProgress = 0;
+  const progress = {
+    report: (u: { message?: string }): void => {
+      const now = Date.now();
+      if (!u.message || now - started < PROGRESS_FIRST_MS || now - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = now;
+      io.stderr(`agent-memory: background jobs (embedding, extraction): ${u.message}\n`);
+    },
+  };
+  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger, progress });
+  let last = { line: '', at: 0 };
+  const onWait = (wait: SettleWait): void => {
+    const line = describeSettleWait(wait);
+    const now = Date.now();
+    if (line === last.line && now - last.at < WAIT_REPEAT_MS) return;
+    last = { line, at: now };
+    io.stderr(line);
+  };
+  const stats = await drainUntilSettled(worker, store, systemClock, { maxWaitMs: CLI_SETTLE_MAX_MS, onWait });
   if (stats.dead) io.stderr(`agent-memory: ${stats.dead} background job(s) failed; see \`agent-memory stats\`\n`);
 }
 

@@ -1,6 +1,7 @@
 import { isoFromMs } from '../clock';
 import type { JobsConfig } from '../config/jobsConfig';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
+import { isDeadLocalOwner } from './leaseOwner';
 
 /**
  * The memory_jobs queue (signet-spec §1.4; issue 5 §6). Plain functions over a SqlWriter, so a
@@ -67,27 +68,39 @@ export function backoffMs(attempts: number, cfg: JobsConfig): number {
   return Math.min(cfg.backoffMaxMs, cfg.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
 }
 
+/** Owners of leased jobs that are processes of this host that no longer run (see leaseOwner.ts). */
+export function deadLeaseOwners(db: SqlReader, isDead: (owner: string) => boolean = isDeadLocalOwner): string[] {
+  return db.all<{ lease_owner: string }>("SELECT DISTINCT lease_owner FROM memory_jobs WHERE status = 'leased' AND lease_owner IS NOT NULL")
+    .map((r) => r.lease_owner)
+    .filter((owner) => isDead(owner));
+}
+
 /**
- * Reclaims expired leases (a crashed or stopped worker's jobs): back to pending, or dead when the
- * crashed run was the last allowed attempt. Returns how many were reclaimed.
+ * Reclaims expired leases and the leases of dead local processes (a crashed, killed or stopped
+ * worker's jobs): back to pending, or dead when the crashed run was the last allowed attempt.
+ * Returns how many were reclaimed.
  */
-export function reclaimExpiredLeases(db: SqlWriter, nowMs: number): number {
+export function reclaimExpiredLeases(db: SqlWriter, nowMs: number, isDead: (owner: string) => boolean = isDeadLocalOwner): number {
   const now = isoFromMs(nowMs);
+  const deadOwners = deadLeaseOwners(db, isDead);
+  const ownerList = deadOwners.map(() => '?').join(', ');
+  const reclaimable = deadOwners.length ? `(lease_expires_at < ? OR lease_owner IN (${ownerList}))` : 'lease_expires_at < ?';
+  const reason = deadOwners.length ? `CASE WHEN lease_expires_at < ? THEN 'lease expired' ELSE 'lease holder process died' END` : `'lease expired'`;
+  const reasonParams = deadOwners.length ? [now] : [];
   const dead = db.run(
-    `UPDATE memory_jobs SET status = 'dead', failed_at = ?, error = COALESCE(error, 'lease expired'), lease_owner = NULL, updated_at = ?
-      WHERE status = 'leased' AND lease_expires_at < ? AND attempts >= max_attempts`, [now, now, now]);
+    `UPDATE memory_jobs SET status = 'dead', failed_at = ?, error = COALESCE(error, ${reason}), lease_owner = NULL, updated_at = ?
+      WHERE status = 'leased' AND ${reclaimable} AND attempts >= max_attempts`, [now, ...reasonParams, now, now, ...deadOwners]);
   const back = db.run(
     `UPDATE memory_jobs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = NULL, updated_at = ?
-      WHERE status = 'leased' AND lease_expires_at < ?`, [now, now]);
+      WHERE status = 'leased' AND ${reclaimable}`, [now, now, ...deadOwners]);
   return dead.changes + back.changes;
 }
 
-/** Leases up to `limit` ready jobs of the given types, oldest first (after reclaiming expired leases). */
 /**
- * Whether leaseJobs would find anything to do: a due pending job of these types, or an expired
- * lease to reclaim. A read, so an idle worker polls without writing to the journal.
+ * Whether leaseJobs would find anything to do: a due pending job of these types, or an expired or
+ * dead process's lease to reclaim. A read, so an idle worker polls without writing to the journal.
  */
-export function hasLeasableWork(db: SqlReader, types: readonly string[], nowMs: number): boolean {
+export function hasLeasableWork(db: SqlReader, types: readonly string[], nowMs: number, isDead: (owner: string) => boolean = isDeadLocalOwner): boolean {
   if (!types.length) return false;
   const now = isoFromMs(nowMs);
   const row = db.get<{ one: number }>(
@@ -96,12 +109,13 @@ export function hasLeasableWork(db: SqlReader, types: readonly string[], nowMs: 
              AND (next_attempt_at IS NULL OR next_attempt_at <= ?))
          OR (status = 'leased' AND lease_expires_at < ?)
       LIMIT 1`, [...types, now, now]);
-  return row !== undefined;
+  return row !== undefined || deadLeaseOwners(db, isDead).length > 0;
 }
 
-export function leaseJobs(db: SqlWriter, opts: { owner: string; types: readonly string[]; limit: number; nowMs: number; leaseMs: number }): JobRecord[] {
+/** Leases up to `limit` ready jobs of the given types, oldest first (after reclaiming expired and dead processes' leases). */
+export function leaseJobs(db: SqlWriter, opts: { owner: string; types: readonly string[]; limit: number; nowMs: number; leaseMs: number; isDead?: (owner: string) => boolean }): JobRecord[] {
   if (!opts.types.length || opts.limit <= 0) return [];
-  reclaimExpiredLeases(db, opts.nowMs);
+  reclaimExpiredLeases(db, opts.nowMs, opts.isDead);
   const now = isoFromMs(opts.nowMs);
   const rows = db.all<JobRow>(
     `SELECT ${COLUMNS} FROM memory_jobs

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { DEFAULT_SHUTDOWN_GRACE_MS } from '../config/jobsConfig';
 import type { JobsConfig } from '../config/jobsConfig';
@@ -9,6 +8,7 @@ import type { Logger } from '../logger';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
 import { completeJob, countJobs, failJob, hasLeasableWork, leaseJobs } from './jobQueue';
 import type { JobRecord } from './jobQueue';
+import { localLeaseOwner } from './leaseOwner';
 
 /** What a handler gets besides the job: the store, and a signal that fires on shutdown. */
 export interface JobContext {
@@ -33,7 +33,7 @@ export interface JobWorkerOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly progress?: ProgressReporter;
-  /** Lease owner id; defaults to a random one per worker. */
+  /** Lease owner id; defaults to a random one per worker naming this host and pid (leaseOwner.ts). */
   readonly owner?: string;
   /** Longest stop() waits for running handlers (default DEFAULT_SHUTDOWN_GRACE_MS). */
   readonly shutdownGraceMs?: number;
@@ -62,7 +62,7 @@ export class JobWorker {
 
   constructor(private readonly opts: JobWorkerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.type, h);
-    this.owner = opts.owner ?? `worker-${randomUUID()}`;
+    this.owner = opts.owner ?? localLeaseOwner('worker');
   }
 
   get types(): string[] { return [...this.handlers.keys()]; }

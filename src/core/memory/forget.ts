@@ -4,6 +4,7 @@ import { isoFromMs } from '../clock';
 import { MemoryError } from '../errors';
 import type { DetachSummary } from '../graph/detachMemory';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
+import type { PurgeReport } from '../store/durableStore';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
 
 /** Soft delete and forget (hard delete) of a memory (issue 5 §1). */
@@ -56,4 +57,25 @@ export function forgetMemory(store: MemoryStore, id: string, clock: Clock, actor
     db.run('DELETE FROM memories WHERE id = ?', [id]);
     return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
   });
+}
+
+/** Stores whose files can be rewritten without deleted data (the durable store). */
+interface PurgeableStore {
+  purgeDeleted(): Promise<PurgeReport>;
+}
+
+function isPurgeable(store: object): store is PurgeableStore {
+  return typeof (store as Partial<PurgeableStore>).purgeDeleted === 'function';
+}
+
+/**
+ * Forget, then purge: the memory is hard-deleted and the store's files are rewritten, so its text,
+ * vectors and index entries are in no file of the store folder afterwards (journal, snapshots,
+ * FTS shadow tables; docs/store.md, "Forget means gone"). Files kept aside by an earlier repair
+ * are not touched. `purge` is undefined for stores without files (tests).
+ */
+export async function forgetMemoryCompletely(store: MemoryStore, id: string, clock: Clock, actor = 'user'): Promise<ForgetSummary & { readonly purge: PurgeReport | undefined }> {
+  const summary = await forgetMemory(store, id, clock, actor);
+  const purge = isPurgeable(store) ? await store.purgeDeleted() : undefined;
+  return { ...summary, purge };
 }

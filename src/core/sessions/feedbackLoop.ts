@@ -18,6 +18,7 @@ import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import { HintsWorker } from '../hints/hintsWorker';
+import { localLeaseOwner } from '../jobs/leaseOwner';
 import { createMaintenanceRegistry } from '../maintenance/maintenanceTasks';
 import type { MaintenanceTask } from '../maintenance/maintenanceTypes';
 import { compactStoreTask, duplicatesTask, isCompactable, reembedTask } from '../maintenance/moduleTasks';
@@ -89,6 +90,6 @@ export function createFeedbackLoop(host: {
   if (isCompactable(host.store)) moduleTasks.push(compactStoreTask(host.store));
   const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
-  const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: `hints:${newId()}`, newId });
+  const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: localLeaseOwner('hints'), newId });
   return { sessions, maintenance: maintenanceService, hints: worker, telemetry, config: { session, feedback, hints, maintenance } };
 }

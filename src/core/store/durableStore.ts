@@ -8,17 +8,23 @@
  * writes take to appear. Snapshots are taken off the write path and let old journal generations
  * be deleted.
  */
+import { join } from 'node:path';
 import type { Logger } from '../logger';
 import type { StoreConfig } from '../config/storeConfig';
 import { MemoryError } from '../errors';
 import { assertSchemaNotNewer, readSchemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import type { PendingWrite, Replica } from './replica';
+import { installSnapshot, PREVIOUS_SNAPSHOT_FILE, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
+import { FTS_INDEXES } from './storeChecks';
+import { journalPath, listGenerations } from './journalTail';
+import { fsyncDir, storeIoError } from './storeFs';
 import { SnapshotKeeper } from './snapshotKeeper';
 import type { SnapshotTiming } from './snapshotKeeper';
 import { StoreListeners } from './storeListeners';
 import type { StoreFs } from './storeFs';
+import { RecoveryLog } from './storeRecovery';
 import type { StoreRecoveryReport } from './storeRecovery';
 import type { Disposable, MemoryStore, SqlReader, SqlWriter, StoreChange } from './storeTypes';
 import type { WriteLock } from './writeLock';
@@ -39,8 +45,24 @@ export interface DurableStoreStats {
   readonly lastSnapshot: SnapshotTiming | undefined;
 }
 
+/** What a purge did (see DurableMemoryStore.purgeDeleted). */
+export interface PurgeReport {
+  /** Journal generations deleted (everything written before the purge). */
+  readonly generationsDeleted: number;
+  /** Size of the snapshot written (twice: as the newest and as the previous snapshot). */
+  readonly snapshotBytes: number;
+  readonly ms: number;
+}
+
 /** The durable store: the MemoryStore contract plus recovery information and maintenance. */
 export interface DurableMemoryStore extends MemoryStore {
+  /**
+   * Rewrites the store's files so that nothing deleted so far is left in any of them: merges the
+   * FTS indexes (dropping deleted entries), seals the journal, writes the current state as both
+   * the newest and the previous snapshot and deletes every older journal generation. Costs one
+   * snapshot written twice (docs/store.md, "Forget means gone").
+   */
+  purgeDeleted(): Promise<PurgeReport>;
   /** Set when opening had to repair something (undefined after a clean open). */
   readonly recovery: StoreRecoveryReport | undefined;
   /** Takes a snapshot now (normally automatic). Resolves false if an equal or newer one existed. */
@@ -70,6 +92,7 @@ export class DurableStore implements DurableMemoryStore {
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private flushQueued = false;
+  private repairQueued = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly listeners: StoreListeners;
   private readonly keeper: SnapshotKeeper;
@@ -83,6 +106,7 @@ export class DurableStore implements DurableMemoryStore {
       exclusive: (fn) => this.exclusive(fn),
       capture: () => this.replica.capture(),
     });
+    this.replica.onSnapshotInstalled = (position) => { this.keeper.position = position; };
   }
 
   read<T>(fn: (db: SqlReader) => T): T {
@@ -114,6 +138,44 @@ export class DurableStore implements DurableMemoryStore {
   snapshot(): Promise<boolean> {
     this.assertOpen();
     return this.keeper.take();
+  }
+
+  async purgeDeleted(): Promise<PurgeReport> {
+    this.assertOpen();
+    const started = Date.now();
+    // Journaled like any write, so every replica's FTS index drops the deleted entries too.
+    await this.write('store.purge', (w) => { for (const { index } of FTS_INDEXES) if (w.hasTable(index)) w.run(`INSERT INTO ${index}(${index}) VALUES ('optimize')`); });
+    return this.exclusive(async () => {
+      await this.p.lock.acquire();
+      try {
+        const external = await this.checkedCatchUp();
+        if (external.length) this.listeners.fire({ external: true, labels: external });
+        this.replica.rotateNow();
+        const shot = this.replica.capture();
+        const current = await writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
+        let previous: string | undefined;
+        try {
+          previous = await writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
+          installSnapshot(this.p.fs, this.dir, current);
+          // The old newest snapshot (now the previous one) still holds what was deleted: replace it too.
+          this.p.fs.renameSync(previous, join(this.dir, PREVIOUS_SNAPSHOT_FILE));
+          fsyncDir(this.p.fs, this.dir);
+        } catch (e) {
+          for (const tmp of [current, previous]) if (tmp) { try { this.p.fs.unlinkSync(tmp); } catch { /* installed or gone */ } }
+          throw storeIoError(e, 'purge deleted data', this.dir);
+        }
+        this.keeper.position = shot.position;
+        let generationsDeleted = 0;
+        for (const g of listGenerations(this.p.fs, this.dir)) {
+          if (g >= shot.position.generation) break;
+          this.p.fs.unlinkSync(journalPath(this.dir, g));
+          generationsDeleted++;
+        }
+        return { generationsDeleted, snapshotBytes: shot.image.length, ms: Date.now() - started };
+      } finally {
+        this.p.lock.release();
+      }
+    });
   }
 
   stats(): DurableStoreStats {
@@ -156,8 +218,42 @@ export class DurableStore implements DurableMemoryStore {
     return next;
   }
 
+  /**
+   * Under the lock: applies other processes' records and makes sure the journal can take this
+   * process's next append (docs/store.md, "Recovery"). A repair made here is reported like one made
+   * at open: logged once and exposed as `store.recovery`.
+   */
+  private async checkedCatchUp(): Promise<string[]> {
+    const log = new RecoveryLog();
+    const { labels } = await this.replica.ensureConsistent(log);
+    const report = log.report('running replica', 0);
+    if (report) {
+      this.recovery = report;
+      this.p.logger.warn(report.message);
+    }
+    return labels;
+  }
+
+  /** A read saw the journal shrink: repair under the lock now rather than at the next write. */
+  private scheduleRepair(): void {
+    if (this.repairQueued) return;
+    this.repairQueued = true;
+    void this.exclusive(async () => {
+      this.repairQueued = false;
+      if (this.closed || !this.replica.suspect) return;
+      await this.p.lock.acquire();
+      try {
+        const external = await this.checkedCatchUp();
+        if (external.length) this.listeners.fire({ external: true, labels: external });
+      } finally {
+        this.p.lock.release();
+      }
+    }).catch((e: unknown) => this.p.logger.warn(`Could not repair the memory store yet: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
   private refreshQuietly(): void {
     if (this.closed) return;
+    if (this.replica.suspect) this.scheduleRepair();
     try {
       if (!this.replica.hasNew()) return;
       const labels = this.replica.catchUp(false);
@@ -197,7 +293,7 @@ export class DurableStore implements DurableMemoryStore {
     const labels: string[] = [];
     try {
       if (this.replica.db.isBroken) this.replica.rebuild();
-      const external = this.replica.catchUp(true);
+      const external = await this.checkedCatchUp();
       if (external.length) this.listeners.fire({ external: true, labels: external });
       assertSchemaNotNewer(this.replica.db, this.p.migrations);
       this.replica.commitBatch(batch, settled, labels);

@@ -22,6 +22,12 @@ export function listGenerations(sfs: StoreFs, dir: string): number[] {
   return sfs.readdirSync(dir).map((f) => JOURNAL_FILE.exec(f)?.[1]).filter((g): g is string => g !== undefined).map(Number).sort((a, b) => a - b);
 }
 
+/** Why the journal generation a replica reads cannot be continued (see docs/store.md, fault table). */
+export interface JournalProblem {
+  readonly kind: 'missing' | 'unreadable' | 'header' | 'replaced' | 'short';
+  readonly detail: string;
+}
+
 export interface ReadResult {
   readonly records: readonly DecodedRecord[];
   readonly stop: ScanStop;
@@ -58,6 +64,74 @@ export class JournalTail {
     this.fd = fd;
     if (this.offset < JOURNAL_HEADER_BYTES) this.offset = JOURNAL_HEADER_BYTES;
     return true;
+  }
+
+  /**
+   * Checks that the current generation can be continued from this replica's position: it exists,
+   * is a readable file with a valid header of this generation that starts at or before
+   * `nextSeq`, and is at least as long as the offset already applied. With the file already open,
+   * also that the path still names the same file (not deleted or replaced since). Cheap when open
+   * (one fstat, one stat), so the write path runs it under the lock before every append.
+   */
+  inspect(nextSeq: number): JournalProblem | undefined {
+    const name = this.path;
+    let st: { size: number; ino: number; isDirectory(): boolean };
+    try {
+      st = this.sfs.statSync(name);
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return { kind: 'missing', detail: `The journal ${name} is missing` };
+      return { kind: 'unreadable', detail: `The journal ${name} cannot be read (${errnoCode(e) ?? String(e)})` };
+    }
+    if (st.isDirectory()) return { kind: 'unreadable', detail: `The journal ${name} is a directory, not a file` };
+    if (this.fd !== undefined) {
+      const own = this.sfs.fstatSync(this.fd);
+      if (own.ino !== st.ino) {
+        this.closeFd();
+        return this.inspect(nextSeq);
+      }
+      if (own.size < this.offset) return { kind: 'short', detail: `The journal ${name} shrank to ${own.size} bytes, below the ${this.offset} bytes already applied` };
+      return undefined;
+    }
+    let fd: number;
+    try {
+      fd = this.sfs.openSync(name, 'r+');
+    } catch (e) {
+      return { kind: 'unreadable', detail: `The journal ${name} cannot be opened (${errnoCode(e) ?? String(e)})` };
+    }
+    try {
+      const header = decodeHeader(readAt(this.sfs, fd, 0, JOURNAL_HEADER_BYTES));
+      if (!header) return { kind: 'header', detail: `The journal ${name} has a damaged header` };
+      if (header.format > JOURNAL_FORMAT) return undefined; // open() refuses it with E_STORE_NEWER_SCHEMA, untouched
+      if (header.generation !== this.generation) return { kind: 'replaced', detail: `The journal ${name} is a copy of generation ${header.generation}, not ${this.generation}` };
+      if (header.firstSeq > nextSeq) return { kind: 'replaced', detail: `The journal ${name} starts at record ${header.firstSeq}, after record ${nextSeq} that comes next` };
+      const size = this.sfs.fstatSync(fd).size;
+      if (size < this.offset) return { kind: 'short', detail: `The journal ${name} is ${size} bytes long, shorter than the ${this.offset} bytes the snapshot already covers` };
+      return undefined;
+    } finally {
+      this.sfs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Rewrites a damaged header from the file's name and its first record (caller holds the lock),
+   * after copying the file aside. Returns the copy's path, or undefined when the first record is
+   * not readable either (then the generation cannot be trusted at all).
+   */
+  rebuildHeader(nowMs: number): string | undefined {
+    const fd = this.sfs.openSync(this.path, 'r+');
+    try {
+      const size = this.sfs.fstatSync(fd).size;
+      const first = scanRecords(readAt(this.sfs, fd, JOURNAL_HEADER_BYTES, Math.max(0, size - JOURNAL_HEADER_BYTES)), JOURNAL_HEADER_BYTES).records[0];
+      if (!first) return undefined;
+      const savedAs = damagedName(this.path, nowMs);
+      this.sfs.copyFileSync(this.path, savedAs);
+      writeFully(this.sfs, fd, encodeHeader({ format: JOURNAL_FORMAT, generation: this.generation, firstSeq: first.seq }), 0);
+      this.sfs.fdatasyncSync(fd);
+      fsyncDir(this.sfs, this.dir);
+      return savedAs;
+    } finally {
+      this.sfs.closeSync(fd);
+    }
   }
 
   firstSeq(): number | undefined {

@@ -35,6 +35,9 @@ export function configureConnection(db: SqlDatabase): void {
   db.exec('PRAGMA journal_mode = MEMORY');
   db.exec('PRAGMA synchronous = OFF');
   db.exec('PRAGMA temp_store = MEMORY');
+  // Deleted rows are overwritten with zeros instead of lingering in free space, so a snapshot
+  // exported after a forget does not carry the forgotten text (docs/store.md, "Forget means gone").
+  db.exec('PRAGMA secure_delete = ON');
 }
 
 /** Applies pending migrations in one transaction on a bare database. */

@@ -18,7 +18,8 @@ import type { Logger } from '../logger';
 import { DurableStore } from './durableStore';
 import type { DurableMemoryStore } from './durableStore';
 import { JournalTail } from './journalTail';
-import { Replica } from './replica';
+import { JournalTip } from './journalTip';
+import { acknowledgedLoss, Replica } from './replica';
 import { assertSchemaNotNewer, hasPendingMigrations, latestVersion, MIGRATIONS, runMigrations } from './migrations';
 import type { Migration } from './migrations';
 import { configureConnection, readStoreId } from './memoryStore';
@@ -42,6 +43,8 @@ export interface OpenStoreOptions {
   readonly fs?: StoreFs;
   /** Defaults to every migration; tests pass a prefix to build an older schema. */
   readonly migrations?: readonly Migration[];
+  /** Also verify the previous snapshot in full and set it aside when damaged (`agent-memory store recover`). */
+  readonly verifyPreviousSnapshot?: boolean;
 }
 
 function prepareFolder(sfs: StoreFs, dir: string): void {
@@ -74,31 +77,44 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
   const log = new RecoveryLog();
   prepareFolder(sfs, dir);
 
-  const base = loadBase(sfs, dir, latestVersion(migrations), log);
+  // The tip is read before the journal: it never runs ahead of the durable journal, so a journal
+  // that ends before it has lost acknowledged records (docs/store.md, "Journal tip").
+  const tip = new JournalTip(sfs, dir);
+  const tipBefore = tip.read();
+  const base = loadBase(sfs, dir, latestVersion(migrations), log, options.verifyPreviousSnapshot === true);
   const db = new SqlDatabase(await createEngineDatabase(base.image));
-  let tail: JournalTail | undefined;
+  let replica: Replica | undefined;
   try {
     configureConnection(db);
-    tail = new JournalTail(sfs, dir, base.position.generation, base.position.offset);
+    const tail = new JournalTail(sfs, dir, base.position.generation, base.position.offset);
     const lock = new WriteLock({ dir, fs: sfs, logger, timeoutMs: config.lockTimeoutMs, staleLockMs: config.staleLockMs, emptyLockGraceMs: config.emptyLockGraceMs });
-    const replica = new Replica({ dir, fs: sfs, logger, config, migrations, lock, recoveryLog: log }, db, tail, base.position.seq);
+    replica = new Replica({ dir, fs: sfs, logger, config, migrations, lock, recoveryLog: log, tip }, db, tail, base.position.seq);
     const store = new DurableStore({ dir, replica, snapshotPosition: base.position, lock, fs: sfs, logger, config, migrations });
-    const replayed = replica.catchUp(false).length;
-    assertSchemaNotNewer(db, migrations);
-
-    if (base.damaged.length > 0 || tail.hasNew()) {
-      // Bytes left past the last good record: under the lock they are damage, not a write in progress.
+    const r = replica;
+    const problem = r.inspect();
+    let replayed = 0;
+    if (!problem) {
+      replayed = r.catchUp(false).length;
+      assertSchemaNotNewer(db, migrations);
+    }
+    const tipAhead = tipBefore.status === 'damaged' || (acknowledgedLoss(tipBefore, r.appliedSeq, r.tail.generation) ?? 0) > 0;
+    if (base.damaged.length > 0 || problem || r.suspect || tipAhead || r.tail.hasNew()) {
+      // Under the lock, bytes past the last good record are damage, not a write in progress, and
+      // the journal can be compared with the tip without racing a writer.
       await store.exclusive(async () => {
         await lock.acquire();
         try {
-          replica.catchUp(true);
           setAsideSnapshots(sfs, dir, base.damaged, log);
+          const before = r.appliedSeq;
+          await r.ensureConsistent(log);
+          replayed += Math.max(0, r.appliedSeq - before);
         } catch (e) {
           throw storeIoError(e, 'repair the store', dir);
         } finally {
           lock.release();
         }
       });
+      assertSchemaNotNewer(db, migrations);
     }
     if (hasPendingMigrations(db, migrations)) {
       await store.write('migrate', (w) => runMigrations(w, { nowIso: isoFromMs(clock.now()), newStoreId: randomUUID, migrations }));
@@ -109,7 +125,8 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
     store.startPolling();
     return store;
   } catch (e) {
-    tail?.close();
+    replica?.tail.close();
+    tip.close();
     db.close();
     if (e instanceof MemoryError) throw e;
     throw storeIoError(e, 'open the store', dir);

@@ -8,17 +8,21 @@
 import type { Logger } from '../logger';
 import type { StoreConfig } from '../config/storeConfig';
 import { MemoryError } from '../errors';
-import { countRecordsAfterDamage, encodeRecord, RECORD_HEADER_BYTES } from './journalCodec';
+import { countRecordsAfterDamage, encodeRecord, JOURNAL_HEADER_BYTES, RECORD_HEADER_BYTES } from './journalCodec';
 import type { DecodedRecord } from './journalCodec';
 import { JournalTail, journalPath, listGenerations } from './journalTail';
+import type { JournalProblem } from './journalTail';
+import { TIP_FILE } from './journalTip';
+import type { JournalTip, TipRead } from './journalTip';
 import { latestVersion, readSchemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { configureConnection } from './memoryStore';
+import { installSnapshot, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
 import { SqlDatabase } from './sqlDatabase';
 import { createEngineDatabaseSync } from './sqlEngine';
 import { loadBase } from './storeBase';
-import { storeIoError } from './storeFs';
+import { damagedName, fsyncDir, storeIoError } from './storeFs';
 import type { StoreFs } from './storeFs';
 import { RecoveryLog } from './storeRecovery';
 import type { SqlWriter } from './storeTypes';
@@ -40,13 +44,33 @@ export interface ReplicaOptions {
   readonly migrations: readonly Migration[];
   readonly lock: WriteLock;
   readonly recoveryLog: RecoveryLog;
+  readonly tip: JournalTip;
+}
+
+/**
+ * Acknowledged journal records the tip counts beyond what could be recovered, or undefined when
+ * the tip is unusable. Rotate markers between the two positions are not transactions.
+ */
+export function acknowledgedLoss(tip: TipRead, appliedSeq: number, generation: number): number | undefined {
+  if (tip.status !== 'ok') return undefined;
+  const rotations = Math.max(0, tip.tip.generation - generation);
+  return Math.max(0, tip.tip.seq - appliedSeq - rotations);
 }
 
 export class Replica {
   /** A rotate record was read but its next generation file did not exist yet. */
   private pendingRotate: number | undefined;
+  /** A read found the journal shorter than what was applied: the next lock holder must repair. */
+  suspect = false;
+  /** Called after a repair installed a snapshot of this replica (the store's snapshot keeper follows it). */
+  onSnapshotInstalled: ((position: SnapshotPosition) => void) | undefined;
+  private tipWarned = false;
+  /** Where tail repairs are reported (the open's log, then each repair's own). */
+  private log: RecoveryLog;
 
-  constructor(private readonly p: ReplicaOptions, public db: SqlDatabase, public tail: JournalTail, public appliedSeq: number) {}
+  constructor(private readonly p: ReplicaOptions, public db: SqlDatabase, public tail: JournalTail, public appliedSeq: number) {
+    this.log = p.recoveryLog;
+  }
 
   private get dir(): string { return this.p.dir; }
 
@@ -69,6 +93,7 @@ export class Replica {
         }
       }
       const read = this.tail.readNew();
+      if (read.size > 0 && read.size < this.tail.offset) this.suspect = true;
       let stopAt: number | undefined = read.stop === 'end' ? undefined : read.stopOffset;
       const usable: DecodedRecord[] = [];
       for (const rec of read.records) {
@@ -196,17 +221,158 @@ export class Replica {
   private repairTail(at: number): void {
     const tail = this.tail;
     const { savedAs, bytes } = tail.cutDamagedTail(at, Date.now());
-    const log = this.p.recoveryLog;
+    const log = this.log;
     const complete = bytes.length >= RECORD_HEADER_BYTES && bytes.readUInt32LE(0) + RECORD_HEADER_BYTES <= bytes.length;
-    if (complete) {
-      const after = countRecordsAfterDamage(bytes);
-      log.lostRecords += 1 + after;
-      log.note(`The journal ${tail.path} had a damaged record at byte ${at}${after ? ` followed by ${after} record(s) that depend on it` : ''}; it was cut off there (a damaged last record is usually a write interrupted by a crash, never acknowledged).`);
-    } else {
-      log.note(`The journal ${tail.path} ended with ${bytes.length} byte(s) of an interrupted write (never acknowledged); they were cut off.`);
-    }
+    // Without a usable tip these counts are all there is (the tip, when present, replaces them).
+    log.heuristicLost += complete ? 1 + countRecordsAfterDamage(bytes) : 0;
+    log.note(`The journal ${tail.path} had ${bytes.length} damaged or incomplete byte(s) from byte ${at} on (after record ${this.appliedSeq}); they were cut off.`);
     log.keptAside(savedAs);
-    this.p.logger.warn(`Memory store journal repaired at byte ${at}; damaged bytes kept as ${savedAs}.`);
+    this.p.logger.debug(`Memory store journal repaired at byte ${at}; damaged bytes kept as ${savedAs}.`);
+  }
+
+  /** Records the acknowledged end of the journal (after an append's fdatasync, under the lock). */
+  private writeTip(): void {
+    try {
+      this.p.tip.write({ seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset });
+    } catch (e) {
+      // The records are durable already; only future loss reports get less exact.
+      if (!this.tipWarned) this.p.logger.warn(`Could not update the memory store journal tip ${this.p.tip.path}: ${e instanceof Error ? e.message : String(e)}`);
+      this.tipWarned = true;
+    }
+  }
+
+  /**
+   * Makes the journal safe to append to (caller holds the lock): checks the generation this
+   * replica reads against its position, rebuilds a damaged header, cuts a damaged tail, compares
+   * the result with the journal tip to count lost acknowledged records exactly, and when the
+   * generation cannot be continued (missing, replaced, shorter than what was applied, unreadable)
+   * snapshots this replica's state into a fresh generation and sets the damaged ones aside.
+   * Returns true when it changed anything on disk. Never appends into a damaged generation.
+   */
+  async ensureConsistent(log: RecoveryLog): Promise<{ changed: boolean; labels: string[] }> {
+    const tip = this.p.tip.read();
+    let problem = this.inspectAndFollow();
+    if (problem?.kind === 'header') {
+      const savedAs = this.tail.rebuildHeader(Date.now());
+      if (savedAs) {
+        log.note(`${problem.detail}; it was rebuilt from the file name and its first record (the original was kept).`);
+        log.keptAside(savedAs);
+        problem = this.inspectAndFollow();
+      }
+    }
+    const notesBefore = log.notes.length;
+    let labels: string[] = [];
+    if (!problem) {
+      this.log = log;
+      labels = this.catchUp(true);
+      problem = this.inspectAndFollow();
+    }
+    const repairedTail = log.notes.length > notesBefore;
+    const loss = acknowledgedLoss(tip, this.appliedSeq, this.tail.generation);
+    let changed = repairedTail;
+    if (problem) log.note(`${problem.detail}.`);
+    if (loss !== undefined && loss > 0) {
+      log.lostRecords += loss;
+      const t = (tip as { tip: { seq: number } }).tip;
+      log.note(`The journal tip records ${t.seq} as the last acknowledged record, but only records up to ${this.appliedSeq} could be recovered.`);
+    } else if (loss === 0 && repairedTail) {
+      log.note('The journal tip confirms the cut bytes were a write interrupted before it was acknowledged.');
+    } else if (loss === undefined && (problem || repairedTail)) {
+      log.lossUnknown = tip.status === 'missing' ? 'the journal tip file is missing' : `the journal tip is damaged (${(tip as { reason: string }).reason})`;
+      log.lostRecords += log.heuristicLost;
+    }
+    if (problem) {
+      await this.restartJournal(log);
+      changed = true;
+    }
+    if (tip.status === 'damaged') {
+      this.setTipAside(tip.reason, log);
+      changed = true;
+    }
+    if (changed || tip.status !== 'ok' || tip.tip.seq !== this.appliedSeq) {
+      this.p.tip.writeSynced({ seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset });
+    }
+    this.suspect = false;
+    return { changed, labels };
+  }
+
+  /** Read-only check of the journal against this replica's position (see ensureConsistent). */
+  inspect(): JournalProblem | undefined {
+    return this.inspectAndFollow();
+  }
+
+  /** tail.inspect(), after following a rotation or a repair another process made (a newer generation that continues this one). */
+  private inspectAndFollow(): JournalProblem | undefined {
+    const problem = this.tail.inspect(this.appliedSeq + 1);
+    if (problem?.kind !== 'missing') return problem;
+    if (this.tail.generation === 1 && this.appliedSeq === 0 && listGenerations(this.p.fs, this.dir).length === 0) {
+      // A new store (the first write creates the journal), unless the tip remembers records.
+      const tip = this.p.tip.read();
+      return tip.status === 'ok' && tip.tip.seq > 0 ? problem : undefined;
+    }
+    const later = listGenerations(this.p.fs, this.dir).filter((g) => g > this.tail.generation);
+    for (const g of later) {
+      const probe = new JournalTail(this.p.fs, this.dir, g, 0);
+      let first: number | undefined;
+      try { first = probe.firstSeq(); } catch { first = undefined; } finally { probe.close(); }
+      if (first === this.appliedSeq + 1) {
+        this.tail.close();
+        this.tail = new JournalTail(this.p.fs, this.dir, g, 0);
+        this.pendingRotate = undefined;
+        return this.tail.inspect(this.appliedSeq + 1);
+      }
+    }
+    if (this.pendingRotate !== undefined) return undefined;
+    return problem;
+  }
+
+  /**
+   * Starts a fresh journal generation from this replica's state (caller holds the lock): a
+   * snapshot of the state at the new generation's start is written first, then the generation
+   * is created, the snapshot installed, and the damaged generations set aside. A crash at any
+   * point leaves either the old state (repaired again on the next open) or the new one.
+   */
+  private async restartJournal(log: RecoveryLog): Promise<void> {
+    const existing = listGenerations(this.p.fs, this.dir);
+    const from = this.tail.generation;
+    const next = Math.max(from, ...existing) + 1;
+    const position: SnapshotPosition = { seq: this.appliedSeq, generation: next, offset: JOURNAL_HEADER_BYTES };
+    const image = this.db.export();
+    configureConnection(this.db);
+    const tmp = await writeSnapshotTemp(this.p.fs, this.dir, image, position, readSchemaVersion(this.db));
+    this.tail.close();
+    this.tail = new JournalTail(this.p.fs, this.dir, next, JOURNAL_HEADER_BYTES);
+    this.tail.create(this.appliedSeq + 1);
+    this.pendingRotate = undefined;
+    installSnapshot(this.p.fs, this.dir, tmp);
+    this.onSnapshotInstalled?.(position);
+    const now = Date.now();
+    for (const g of existing.filter((x) => x >= from && x < next)) {
+      const path = journalPath(this.dir, g);
+      const aside = damagedName(path, now);
+      this.p.fs.renameSync(path, aside);
+      log.keptAside(aside);
+    }
+    const stray = journalPath(this.dir, from);
+    if (!existing.includes(from) && this.p.fs.existsSync(stray)) {
+      // A directory (or other non-journal) in the generation's place.
+      const aside = damagedName(stray, now);
+      this.p.fs.renameSync(stray, aside);
+      log.keptAside(aside);
+    }
+    fsyncDir(this.p.fs, this.dir);
+    log.note(`The store continues from record ${this.appliedSeq} in a new journal ${this.tail.path}, with a fresh snapshot of that state.`);
+  }
+
+  private setTipAside(reason: string, log: RecoveryLog): void {
+    const path = this.p.tip.path;
+    this.p.tip.close();
+    if (reason === 'it is a directory') {
+      const aside = damagedName(path, Date.now());
+      this.p.fs.renameSync(path, aside);
+      log.keptAside(aside);
+    }
+    log.note(`The journal tip ${TIP_FILE} was damaged (${reason}) and was rewritten.`);
   }
 
   /**
@@ -242,6 +408,8 @@ export class Replica {
         if (!this.p.lock.stillHeld()) throw new MemoryError('E_STORE_LOCKED', 'Another process took over the memory store write lock; the change was not saved. Try again.');
         if (!this.tail.open()) this.tail.create(this.appliedSeq + 1);
         this.tail.append(Buffer.concat(records));
+        this.appliedSeq = seq;
+        this.writeTip();
       } catch (e) {
         this.db.exec('ROLLBACK');
         labels.length = 0;
@@ -251,20 +419,32 @@ export class Replica {
       }
     }
     this.db.exec('COMMIT');
-    this.appliedSeq = seq;
     for (const { w, result } of ok) settled.push(() => w.resolve(result));
   }
 
   /** Seals a large generation with a rotate record and starts the next (under the lock). */
   rotateIfLarge(): void {
+    if (this.tail.offset < this.p.config.journalRotateBytes) return;
+    this.rotate();
+  }
+
+  /** Seals the current generation now (under the lock); a purge then deletes the sealed ones. */
+  rotateNow(): void {
+    if (!this.tail.open()) this.tail.create(this.appliedSeq + 1);
+    const generation = this.tail.generation;
+    this.rotate();
+    if (this.tail.generation === generation || this.pendingRotate !== undefined) throw new MemoryError('E_STORE_IO', 'Could not start a new journal generation; the store was not purged.');
+  }
+
+  private rotate(): void {
     const tail = this.tail;
-    if (tail.offset < this.p.config.journalRotateBytes) return;
     const next = tail.generation + 1;
     try {
       tail.append(encodeRecord(this.appliedSeq + 1, { k: 'rotate', g: next }));
       this.appliedSeq += 1;
       tail.switchTo(next);
       tail.create(this.appliedSeq + 1);
+      this.writeTip();
     } catch (e) {
       // Not fatal: the next lock holder completes a sealed-but-missing generation.
       this.p.logger.warn(`Could not rotate the memory store journal: ${e instanceof Error ? e.message : String(e)}`);
@@ -284,6 +464,7 @@ export class Replica {
 
   close(): void {
     this.tail.close();
+    this.p.tip.close();
     this.db.close();
   }
 }

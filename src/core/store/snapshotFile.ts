@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { crc32 } from './crc32';
-import { fsyncDir, readAt } from './storeFs';
+import { errnoCode, fsyncDir, readAt } from './storeFs';
 import type { StoreFs } from './storeFs';
 
 export const SNAPSHOT_MAGIC = 'AMSNAP01';
@@ -69,13 +69,21 @@ export function decodeSnapshotHeader(b: Buffer): SnapshotHeader | undefined {
 export function readSnapshotHeader(sfs: StoreFs, path: string): SnapshotHeader | undefined {
   let fd: number;
   try { fd = sfs.openSync(path, 'r'); } catch { return undefined; }
-  try { return decodeSnapshotHeader(readAt(sfs, fd, 0, SNAPSHOT_HEADER_BYTES)); } finally { sfs.closeSync(fd); }
+  // A directory in the file's place opens but cannot be read: no header.
+  try { return decodeSnapshotHeader(readAt(sfs, fd, 0, SNAPSHOT_HEADER_BYTES)); } catch { return undefined; } finally { sfs.closeSync(fd); }
 }
 
 /** Reads and verifies a whole snapshot. */
 export function readSnapshot(sfs: StoreFs, path: string): SnapshotRead {
   if (!sfs.existsSync(path)) return { status: 'missing' };
-  const bytes = sfs.readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = sfs.readFileSync(path);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === 'ENOENT') return { status: 'missing' };
+    return { status: 'damaged', reason: code === 'EISDIR' ? 'it is a directory' : `unreadable (${code ?? String(e)})` };
+  }
   const header = decodeSnapshotHeader(bytes);
   if (!header) return { status: 'damaged', reason: bytes.length < SNAPSHOT_HEADER_BYTES ? 'truncated header' : 'bad header checksum' };
   if (header.format > SNAPSHOT_FORMAT) return { status: 'ok', header, image: new Uint8Array(0) };

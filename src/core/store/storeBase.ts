@@ -26,7 +26,12 @@ function refuseNewer(path: string, h: SnapshotHeader, knownSchema: number): void
   }
 }
 
-export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: RecoveryLog): BaseState {
+/**
+ * `verifyPrevious` also reads the previous snapshot in full when the newest one is fine (recover
+ * does; a normal open does not, to keep open time at one snapshot read), so a damaged one is set
+ * aside instead of surfacing only when it is needed.
+ */
+export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: RecoveryLog, verifyPrevious = false): BaseState {
   const damaged: { path: string; reason: string }[] = [];
   const candidates: [string, BaseState['openedFrom']][] = [[SNAPSHOT_FILE, 'snapshot'], [PREVIOUS_SNAPSHOT_FILE, 'previous snapshot']];
   for (const [name, label] of candidates) {
@@ -39,13 +44,27 @@ export function loadBase(sfs: StoreFs, dir: string, knownSchema: number, log: Re
       log.note(`The ${label} ${name} is damaged (${read.reason}).`);
       continue;
     }
+    if (verifyPrevious && label === 'snapshot') {
+      const prevPath = join(dir, PREVIOUS_SNAPSHOT_FILE);
+      const prev = readSnapshot(sfs, prevPath);
+      if (prev.status === 'damaged') {
+        damaged.push({ path: prevPath, reason: prev.reason });
+        log.note(`The previous snapshot ${PREVIOUS_SNAPSHOT_FILE} is damaged (${prev.reason}); the newest snapshot is fine, so nothing depends on it.`);
+      }
+    }
     return { image: read.image, position: read.header, openedFrom: label, damaged };
   }
   const generations = listGenerations(sfs, dir);
   const generation = generations[0] ?? 1;
   const tail = new JournalTail(sfs, dir, generation, JOURNAL_HEADER_BYTES);
-  const firstSeq = tail.firstSeq() ?? 1;
-  tail.close();
+  let firstSeq = 1;
+  try {
+    firstSeq = tail.firstSeq() ?? 1;
+  } catch {
+    // A damaged header: the replica's consistency check repairs or sets the generation aside.
+  } finally {
+    tail.close();
+  }
   if (firstSeq > 1) {
     log.note(`No usable snapshot covers journal records 1–${firstSeq - 1}, which were already compacted away.`);
     log.lostRecords += firstSeq - 1;

@@ -13,8 +13,8 @@ export interface StoreFs {
   closeSync(fd: number): void;
   readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
-  fstatSync(fd: number): { size: number };
-  statSync(path: string): { size: number; mtimeMs: number };
+  fstatSync(fd: number): { size: number; ino: number };
+  statSync(path: string): { size: number; mtimeMs: number; ino: number; isDirectory(): boolean };
   fdatasyncSync(fd: number): void;
   fsyncSync(fd: number): void;
   ftruncateSync(fd: number, length: number): void;

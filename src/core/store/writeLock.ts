@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MemoryError } from '../errors';
 import type { Logger } from '../logger';
-import { errnoCode, storeIoError, writeFully } from './storeFs';
+import { damagedName, errnoCode, storeIoError, writeFully } from './storeFs';
 import type { StoreFs } from './storeFs';
 
 export const LOCK_FILE = 'write.lock';
@@ -45,6 +45,16 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** A lock file's content, or 'empty' when it is not (all of) a lock. */
+function parseLock(text: string): LockInfo | 'empty' {
+  try {
+    const info = JSON.parse(text) as LockInfo;
+    return info !== null && typeof info === 'object' && typeof info.pid === 'number' && typeof info.token === 'string' ? info : 'empty';
+  } catch {
+    return 'empty';
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class WriteLock {
@@ -65,6 +75,10 @@ export class WriteLock {
     for (;;) {
       if (this.tryCreate()) return;
       const holder = this.readHolder();
+      if (holder === 'directory') {
+        this.setAsideDirectory();
+        continue;
+      }
       if (holder !== 'gone' && this.isStale(holder)) {
         this.breakStale(holder);
         continue;
@@ -120,19 +134,25 @@ export class WriteLock {
     return true;
   }
 
+  /** A directory named like the lock is never a lock (no process creates one): keep it aside. */
+  private setAsideDirectory(): void {
+    const aside = damagedName(this.path, Date.now());
+    try { this.o.fs.renameSync(this.path, aside); } catch (e) {
+      if (errnoCode(e) === 'ENOENT') return;
+      throw storeIoError(e, 'set aside a directory in place of the write lock', this.o.dir);
+    }
+    this.o.logger.warn(`A directory was in place of the memory store write lock; it was kept aside as ${aside}.`);
+  }
+
   /** The current holder, 'empty' for a lock file without (complete) content, 'gone' if none. */
-  private readHolder(): LockInfo | 'empty' | 'gone' {
+  private readHolder(): LockInfo | 'empty' | 'gone' | 'directory' {
     let text: string;
     try { text = this.o.fs.readFileSync(this.path).toString('utf8'); } catch (e) {
       if (errnoCode(e) === 'ENOENT') return 'gone';
+      if (errnoCode(e) === 'EISDIR') return 'directory';
       throw storeIoError(e, 'read the write lock', this.o.dir);
     }
-    try {
-      const info = JSON.parse(text) as LockInfo;
-      return typeof info.pid === 'number' && typeof info.token === 'string' ? info : 'empty';
-    } catch {
-      return 'empty';
-    }
+    return parseLock(text);
   }
 
   private isStale(holder: LockInfo | 'empty'): boolean {
@@ -151,7 +171,10 @@ export class WriteLock {
     }
     let moved: string;
     try { moved = this.o.fs.readFileSync(aside).toString('utf8'); } catch { moved = ''; }
-    const sameLock = holder === 'empty' ? !moved.includes('"token"') : moved.includes(holder.token);
+    // An unreadable lock is the same one if what was moved is still not a lock: a text check for
+    // "token" would take a truncated lock for a fresh one and give it back forever.
+    const movedLock = parseLock(moved);
+    const sameLock = holder === 'empty' ? movedLock === 'empty' : typeof movedLock === 'object' && movedLock.token === holder.token;
     if (!sameLock) {
       // Another process took the lock between our check and the rename: give it back.
       try { this.o.fs.renameSync(aside, this.path); } catch { /* it will see its lock gone and abort its write */ }

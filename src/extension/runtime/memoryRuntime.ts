@@ -13,6 +13,7 @@ import { createHintsJobHandler } from '../../core/hints/hintsWorker';
 import type { HostPaths, LlmClient } from '../../core/hostContext';
 import { countJobs } from '../../core/jobs/jobQueue';
 import { JobWorker } from '../../core/jobs/jobWorker';
+import { localLeaseOwner } from '../../core/jobs/leaseOwner';
 import { createPipelineHandlers } from '../../core/jobs/pipelineHandlers';
 import type { Logger } from '../../core/logger';
 import { countMemories } from '../../core/memory/memoryRecords';
@@ -44,6 +45,8 @@ export interface RuntimeStatus {
   readonly model: ModelState;
   readonly llm: string | undefined;
   readonly storeDir: string;
+  /** What opening (or a later repair) had to recover, with the exact loss (docs/store.md, "Recovery"). */
+  readonly storeRecovery: { readonly message: string; readonly lostRecords: number; readonly lossExact: boolean } | undefined;
 }
 
 interface Pipeline {
@@ -96,6 +99,7 @@ export class MemoryRuntime {
       memories, pendingJobs: jobs.pending + jobs.leased, deadJobs: jobs.dead,
       model: this.pipeline.modelProblem ?? this.pipeline.embedder?.state ?? { state: 'missing', model: this.settings.models.embeddingModel, message: 'No embedding model.' },
       llm: this.pipeline.llm?.label, storeDir: this.store.dir,
+      storeRecovery: this.store.recovery,
     };
   }
 
@@ -151,7 +155,7 @@ export class MemoryRuntime {
     const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
     const extra = llm && loop.config.hints.enabled ? [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })] : [];
     const handlers = createPipelineHandlers({ embedder, llm, extraction, graph: s.graph, logger, extra });
-    const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: `window-${randomUUID()}` });
+    const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: localLeaseOwner('window') });
     return { embedder, modelProblem, worker, loop, llm };
   }
 }

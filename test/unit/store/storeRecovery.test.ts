@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, existsSync, utimesSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, existsSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isMemoryError } from '../../../src/core/errors';
@@ -93,7 +93,7 @@ describe('store recovery and failure modes', () => {
     const s = await openIn();
     assert.ok(s.recovery);
     assert.equal(s.recovery.lostRecords, 1);
-    assert.match(s.recovery.message, /damaged record/);
+    assert.match(s.recovery.message, /tip records 11 as the last acknowledged record.*1 acknowledged transaction\(s\) were lost/);
     const aside = s.recovery.damagedFiles[0] as string;
     assert.match(aside, /journal\.00000001\.damaged-/);
     assert.ok(readFileSync(aside).length > 0);
@@ -113,8 +113,39 @@ describe('store recovery and failure modes', () => {
     writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from([200, 0, 0, 0, 1, 2, 3])]));
     const s = await openIn();
     assert.equal(s.recovery?.lostRecords, 0);
-    assert.match(s.recovery?.message ?? '', /interrupted write/);
+    assert.match(s.recovery?.message ?? '', /interrupted before it was acknowledged/);
     assert.equal(s.read((db) => countMemories(db)), 5);
+  });
+
+  it('repairs a journal cut while the store is open from the open copy, and never appends past the end', async () => {
+    const s = await openIn();
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await remember(s, `open while cut ${i}`));
+    const path = join(temp.dir, JOURNAL);
+    truncateSync(path, Math.floor(statSync(path).size / 2));
+    const after = await remember(s, 'written after the cut');
+    assert.ok(s.recovery, 'the repair is reported');
+    assert.equal(s.recovery.openedFrom, 'running replica');
+    assert.equal(s.recovery.lostRecords, 0, s.recovery.message);
+    assert.match(s.recovery.message, /shrank/);
+    await s.close();
+    const again = await openIn();
+    assert.equal(again.recovery, undefined, again.recovery?.message);
+    assert.equal(again.read((db) => [...ids, after].filter((id) => !getMemory(db, id)).length), 0, 'this process re-persisted what the disk lost');
+  });
+
+  it('reports a journal deleted while another process reads it, and the reader follows the repair', async () => {
+    const writer = await openIn();
+    const reader = await openIn();
+    for (let i = 0; i < 5; i++) await remember(writer, `before ${i}`);
+    reader.refresh();
+    rmSync(join(temp.dir, JOURNAL));
+    const id = await remember(writer, 'after the deletion');
+    assert.match(writer.recovery?.message ?? '', /is missing/);
+    reader.refresh();
+    const late = await remember(reader, 'from the reader');
+    assert.ok(reader.read((db) => getMemory(db, id)), 'the reader sees the writer\'s write in the new generation');
+    assert.ok(writer.read((db) => getMemory(db, late)));
   });
 
   it('skips a journal record that cannot be replayed and keeps the records around it', async () => {

@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli/run';
+import { insertMemory } from '../../../src/core/memory/memoryRecords';
+import { upsertMemoryVector } from '../../../src/core/models/vectorStore';
+import { openStore } from '../../../src/core/store/openStore';
+import { makeTempDir } from '../helpers/tempDir';
+
+/**
+ * Forget means gone (docs/store.md): after `agent-memory forget`, the forgotten text, its
+ * normalised form and its vector bytes are in no file of the store folder. The test greps the raw
+ * bytes of every file (journal generations, both snapshots, tip), so FTS shadow tables and freed
+ * pages inside the snapshots are covered too.
+ */
+const AT = '2026-03-01T12:00:00.000Z';
+const SECRET = 'Quokka-7f3a9c zebrafinch 31415 forgettable-passphrase';
+const SECRET_WORD = 'zebrafinch';
+const VECTOR = Float32Array.from({ length: 16 }, (_v, i) => 1234.5678 + i * 0.0137);
+
+/** Every place a file of the folder contains `needle` (raw bytes). */
+function hits(dir: string, needle: Buffer): string[] {
+  const found: string[] = [];
+  for (const f of readdirSync(dir)) {
+    const p = join(dir, f);
+    if (!statSync(p).isFile()) continue;
+    if (readFileSync(p).includes(needle)) found.push(f);
+  }
+  return found;
+}
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { stdout: (s) => { out += s; }, stderr: (s) => { err += s; } });
+  return { code, out, err };
+}
+
+describe('forget means gone', function () {
+  this.timeout(60_000);
+  let temp: ReturnType<typeof makeTempDir>;
+  beforeEach(() => { temp = makeTempDir(); });
+  afterEach(() => temp.cleanup());
+
+  it('leaves the forgotten text and vector in no store file, while other memories stay', async () => {
+    const store = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    let id = '';
+    try {
+      for (let i = 0; i < 20; i++) await store.write('remember', (w) => insertMemory(w, { content: `ordinary memory ${i} about builds`, createdAt: AT }));
+      await store.snapshot();
+      id = (await store.write('remember', (w) => insertMemory(w, { content: SECRET, createdAt: AT }))).id;
+      await store.write('embed', (w) => {
+        const hash = w.get<{ content_hash: string }>('SELECT content_hash FROM memories WHERE id = ?', [id])?.content_hash as string;
+        upsertMemoryVector(w, 'test-model', { memoryId: id, contentHash: hash, vector: VECTOR }, AT);
+      });
+      for (let i = 20; i < 30; i++) await store.write('remember', (w) => insertMemory(w, { content: `ordinary memory ${i} about builds`, createdAt: AT }));
+      // The newest and the previous snapshot both hold it before the forget.
+      await store.snapshot();
+      await store.write('remember', (w) => insertMemory(w, { content: 'one more after the snapshot', createdAt: AT }));
+    } finally {
+      await store.close();
+    }
+    const vectorBytes = Buffer.from(VECTOR.buffer);
+    const needles = [Buffer.from(SECRET), Buffer.from(SECRET.toLowerCase()), Buffer.from(SECRET_WORD), vectorBytes, Buffer.from(vectorBytes.toString('base64'))];
+    // The test can fail: before the forget every needle is somewhere in the folder.
+    for (const n of needles) assert.ok(hits(temp.dir, n).length > 0, `before: ${n.toString('latin1').slice(0, 20)} is stored`);
+    assert.ok(hits(temp.dir, Buffer.from(SECRET)).includes('snapshot.amsnap'));
+
+    const r = await cli(['--store', temp.dir, 'forget', id]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Forgot .*1 vector\(s\)/);
+    assert.match(r.out, /store files were rewritten without it/);
+    for (const n of needles) assert.deepEqual(hits(temp.dir, n), [], `after: ${n.toString('latin1').slice(0, 20)} is gone from every file`);
+
+    const again = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    try {
+      assert.equal(again.recovery, undefined, again.recovery?.message);
+      assert.equal(again.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memories WHERE content LIKE 'ordinary memory %'")?.n), 30);
+      assert.equal(again.read((db) => db.all("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'builds'").length), 30, 'the FTS index still finds the others');
+      assert.equal(again.read((db) => db.all(`SELECT rowid FROM memories_fts WHERE memories_fts MATCH '${SECRET_WORD}'`).length), 0);
+      // The store keeps working after the purge, and a later snapshot does not bring anything back.
+      await again.write('remember', (w) => insertMemory(w, { content: 'written after the purge', createdAt: AT }));
+      await again.snapshot();
+    } finally {
+      await again.close();
+    }
+    for (const n of needles) assert.deepEqual(hits(temp.dir, n), []);
+  });
+});
