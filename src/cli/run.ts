@@ -19,6 +19,7 @@ import { forgetCommand } from './commands/forget';
 import { fetchCommand } from './commands/fetch';
 import { importCommand } from './commands/import';
 import { exportCommand } from './commands/export';
+import { teamCommand } from './commands/team';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -54,6 +55,8 @@ commands:
   fetch URL [--allow-private] [--project P] [--no-wait] [--json]   fetch a document and remember it
   import FILE [--format vscode|claude|jsonl] [--project P] [--no-wait] [--json]   import another agent's transcript
   export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown
+  team init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect
+                       team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -78,6 +81,7 @@ const commands: Record<string, CliCommand> = {
   fetch: fetchCommand,
   import: importCommand,
   export: exportCommand,
+  team: teamCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

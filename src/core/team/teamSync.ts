@@ -130,6 +130,17 @@ export class TeamSync {
     });
   }
 
+  /** Connects (or reuses the connection) and reports the status, for `team status` and /status. */
+  async probe(): Promise<TeamStatus> {
+    try {
+      await this.exclusive(() => this.workClient());
+      this.setState('connected');
+    } catch (e) {
+      this.noteFailure(e);
+    }
+    return this.status();
+  }
+
   push(): Promise<PushSummary> { return this.exclusive(() => this.pushNow()); }
 
   pull(): Promise<ApplySummary> { return this.exclusive(() => this.pullNow()); }
