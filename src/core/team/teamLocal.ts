@@ -310,10 +310,19 @@ function safeIso(value: string, fallback: string): string {
   try { return canonicalIso(value); } catch { return fallback; }
 }
 
-function useVector(db: SqlWriter, row: IncomingRow, memoryId: string, hash: string, deps: ApplyDeps, nowIso: string): boolean {
+function useVector(db: SqlWriter, row: IncomingRow, memoryId: string, hash: string, deps: ApplyDeps, nowIso: string, fresh: boolean): boolean {
   if (!row.vector || !row.model_id || row.model_id !== deps.embeddingModelId || !row.dimensions) return false;
   if (row.vector.byteLength !== row.dimensions * 4) return false;
-  upsertMemoryVector(db, row.model_id, { memoryId, contentHash: hash, vector: blobToVector(row.vector, row.dimensions) }, nowIso);
+  if (!fresh) {
+    upsertMemoryVector(db, row.model_id, { memoryId, contentHash: hash, vector: blobToVector(row.vector, row.dimensions) }, nowIso);
+    return true;
+  }
+  // A memory inserted just now has no older vectors to drop: store the bytes as they came (the
+  // same little-endian float32 layout as vectorToBlob), one insert and one update per row.
+  db.run(`INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, 'memory', ?, ?)
+          ON CONFLICT(content_hash, model_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
+  [randomUUID(), hash, row.model_id, row.vector, row.dimensions, memoryId, nowIso]);
+  db.run('UPDATE memories SET embedding_model = ? WHERE id = ?', [row.model_id, memoryId]);
   return true;
 }
 
@@ -369,11 +378,11 @@ export function applyPulled(db: SqlWriter, rows: readonly IncomingRow[], deps: A
         const normalized = normalizeContent(content);
         db.run('UPDATE memories SET content = ?, normalized_content = ?, content_hash = ?, type = ?, updated_at = ?, update_count = update_count + 1 WHERE id = ?',
           [content, normalized.length > 0 ? normalized : content.toLowerCase(), hash, row.type || 'fact', nowIso, row.id]);
-        const reused = useVector(db, row, row.id, hash, deps, nowIso);
+        const reused = useVector(db, row, row.id, hash, deps, nowIso, false);
         if (reused) vectorsReused++;
         queueJobs(db, row.id, !reused, deps);
         updated++;
-      } else if (useVector(db, row, row.id, hash, deps, nowIso)) {
+      } else if (useVector(db, row, row.id, hash, deps, nowIso, false)) {
         vectorsReused++;
       }
       continue;
@@ -386,7 +395,7 @@ export function applyPulled(db: SqlWriter, rows: readonly IncomingRow[], deps: A
     db.run(`INSERT INTO team_shares (memory_id, origin, local_id, author, project, state, pushed_hash, server_seq, updated_at)
             VALUES (?, 'remote', ?, ?, ?, 'shared', ?, ?, ?)`, [row.id, out.duplicate ? out.id : null, row.author, row.project, hash, row.seq, nowIso]);
     if (out.duplicate) { skipped++; continue; }
-    const reused = useVector(db, row, row.id, hash, deps, nowIso);
+    const reused = useVector(db, row, row.id, hash, deps, nowIso, true);
     if (reused) vectorsReused++;
     queueJobs(db, row.id, !reused, deps);
     inserted++;
