@@ -18,6 +18,7 @@ import type { TeamStatus } from '../core/team/teamSync';
 import { inform, registerSafe } from './commands/commandUtil';
 import type { MemoryRuntime } from './runtime/memoryRuntime';
 import type { Services } from './services';
+import { describeTeam, memoryIdOf, teamBarText } from './teamStatusText';
 
 const SECRET_PREFIX = 'agentMemory.team.password:';
 const SHARED_PROJECTS_SETTING = 'team.sharedProjects';
@@ -28,24 +29,6 @@ let activeController: TeamController | undefined;
 export function teamStatusLine(): string | undefined {
   const s = activeController?.status();
   return s ? describeTeam(s) : undefined;
-}
-
-export function describeTeam(s: TeamStatus): string {
-  if (s.state === 'off' || !s.server) return 'Team memory: not connected.';
-  const projects = s.sharedProjects.length ? s.sharedProjects.join(', ') : 'no project shared yet';
-  if (s.state === 'connected') return `Team memory: connected to ${s.server} (${projects}); ${s.waiting} waiting to push.`;
-  if (s.state === 'offline') return `Team memory: offline, ${s.waiting} waiting to push (${s.reason ?? 'server unreachable'}).`;
-  return `Team memory: error — ${s.reason ?? 'unknown'} (${s.waiting} waiting).`;
-}
-
-function memoryIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (arg && typeof arg === 'object') {
-    const o = arg as { id?: unknown; memoryId?: unknown };
-    if (typeof o.memoryId === 'string') return o.memoryId;
-    if (typeof o.id === 'string') return o.id;
-  }
-  return undefined;
 }
 
 class TeamController implements vscode.Disposable {
@@ -112,9 +95,9 @@ class TeamController implements vscode.Disposable {
   }
 
   render(s: TeamStatus | undefined): void {
-    if (!s || s.state === 'off') { this.item.hide(); return; }
-    const icon = s.state === 'connected' ? '$(organization)' : s.state === 'offline' ? '$(cloud-offline)' : '$(error)';
-    this.item.text = s.state === 'connected' ? `${icon} Team` : s.state === 'offline' ? `${icon} Team: ${s.waiting} waiting` : `${icon} Team`;
+    const text = teamBarText(s);
+    if (!s || !text) { this.item.hide(); return; }
+    this.item.text = text;
     this.item.tooltip = `${describeTeam(s)} Click to sync now.`;
     this.item.show();
   }
