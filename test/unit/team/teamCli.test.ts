@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli } from '../../../src/cli/run';
 import { ADMIN_ROLE } from '../helpers/postgresServer';
 import { makeTempDir } from '../helpers/tempDir';
@@ -12,10 +14,12 @@ describe('agent-memory team (CLI against a real server)', function () {
   let fx: TeamFixture;
   const temps: (() => void)[] = [];
   const savedPassword = process.env.PGPASSWORD;
+  const savedPassFile = process.env.PGPASSFILE;
 
   before(async () => { fx = await startTeamFixture(['gina', 'hugo']); });
   after(async () => {
     if (savedPassword === undefined) delete process.env.PGPASSWORD; else process.env.PGPASSWORD = savedPassword;
+    if (savedPassFile === undefined) delete process.env.PGPASSFILE; else process.env.PGPASSFILE = savedPassFile;
     await fx?.close();
     for (const t of temps.splice(0)) t();
   });
@@ -73,6 +77,21 @@ describe('agent-memory team (CLI against a real server)', function () {
     const offline = await cli(gina, ['--store', a, 'team', 'sync']);
     assert.equal(offline.code, 1);
     assert.match(offline.err, /not connected/);
+  });
+
+  it('reads the password from a pgpass file when PGPASSWORD is not set', async () => {
+    const dir = storeDir();
+    const passFile = join(storeDir(), 'pgpass');
+    writeFileSync(passFile, `127.0.0.1:${fx.pg.port}:postgres:hugo:${fx.passwords.get('hugo') as string}\n`, { mode: 0o600 });
+    process.env.PGPASSFILE = passFile;
+    try {
+      const c = await cli(undefined, ['--store', dir, 'team', 'connect', fx.pg.url('hugo')]);
+      assert.equal(c.code, 0, c.err);
+      const s = await cli(undefined, ['--store', dir, 'team', 'status', '--json']);
+      assert.equal(JSON.parse(s.out).state, 'connected');
+    } finally {
+      delete process.env.PGPASSFILE;
+    }
   });
 
   it('a wrong or missing password and bad arguments are clear errors without the password', async () => {

@@ -218,6 +218,19 @@ describe('team memory through a real PostgreSQL server', function () {
     assert.equal(c.store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memory_jobs WHERE memory_id = ? AND job_type = 'embed'", [id])?.n), 1);
   });
 
+  it('pins stay personal: a pinned memory arrives unpinned, with its author as who', async () => {
+    const project = newProject();
+    const a = await fx.client('alice', [project]);
+    const b = await fx.client('bob', [project]);
+    const r = await remember(a.store, { content: 'Pinned by alice only: the release checklist lives in RELEASE.md.', project, pinned: true }, defaultRememberDeps(a.clock, { enqueue: { embed: false, extract: false, hints: false } }));
+    await a.sync.syncOnce();
+    await b.sync.syncOnce();
+    const replica = b.store.read((db) => db.get<{ pinned: number; who: string; source_type: string }>('SELECT pinned, who, source_type FROM memories WHERE id = ?', [r.id]));
+    assert.deepEqual({ ...replica }, { pinned: 0, who: 'alice', source_type: 'team' });
+    const columns = await fx.adminQuery<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_schema = 'agent_memory' AND table_name = 'memories'");
+    assert.ok(!columns.some((c) => /pin|session|weight|feedback|access/.test(c.column_name)), 'nothing personal has a column on the server');
+  });
+
   it('a wrong password is a clear error that never contains the password', async () => {
     const store = await openMemoryStore();
     const wrong = 'hunter2-not-the-password';
