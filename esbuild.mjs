@@ -9,7 +9,8 @@ const watch = process.argv.includes('--watch');
 const quiet = process.argv.includes('--quiet');
 
 /** Modules resolved at run time from node_modules (native code, wasm loaders) or provided by the host. */
-const external = ['vscode', 'onnxruntime-node', 'fts5-sql-bundle', '@huggingface/transformers', 'sharp'];
+// pg-native: the optional native binding of `pg`, never installed (the pure-JS client is used).
+const external = ['vscode', 'onnxruntime-node', 'fts5-sql-bundle', '@huggingface/transformers', 'sharp', 'pg-native'];
 
 const common = {
   bundle: true,

@@ -20,6 +20,7 @@ import { fetchCommand } from './commands/fetch';
 import { importCommand } from './commands/import';
 import { exportCommand } from './commands/export';
 import { storeCommand } from './commands/store';
+import { teamCommand } from './commands/team';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -57,6 +58,8 @@ commands:
   export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown
   store check [--json] | store recover [--json]
                        check the store files read-only / repair, set damaged files aside, say what was lost
+  team init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect
+                       team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -82,6 +85,7 @@ const commands: Record<string, CliCommand> = {
   import: importCommand,
   export: exportCommand,
   store: storeCommand,
+  team: teamCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

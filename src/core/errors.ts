@@ -21,6 +21,11 @@ export type MemoryErrorCode =
   | 'E_FETCH_REFUSED'
   | 'E_FETCH_FAILED'
   | 'E_LLM_UNAVAILABLE'
+  | 'E_TEAM_AUTH'
+  | 'E_TEAM_OFFLINE'
+  | 'E_TEAM_REFUSED'
+  | 'E_TEAM_SERVER'
+  | 'E_TEAM_NOT_CONNECTED'
   | 'E_INTERNAL';
 
 export class MemoryError extends Error {

@@ -13,6 +13,7 @@ import { registerTools } from './lmTools';
 import type { createTools } from './lmTools';
 import { registerStatusBar } from './statusBar';
 import { registerImportFolder } from './importFolder';
+import { registerTeamMemory } from './teamMemory';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
@@ -48,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   const tools = registerTools(context, services);
   const statusBar = registerStatusBar(context, services);
   registerImportFolder(context, services);
+  registerTeamMemory(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;

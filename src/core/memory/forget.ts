@@ -45,18 +45,21 @@ export interface ForgetSummary extends DetachSummary {
  * (mentions, attributes, entities that existed only because of it), in one transaction.
  */
 export function forgetMemory(store: MemoryStore, id: string, clock: Clock, actor = 'user'): Promise<ForgetSummary> {
-  return store.write('memory.forget', (db) => {
-    const row = requireMemory(db, id);
-    const ctx = graphContext({ actor, reason: 'memory forgotten', clock, agentId: row.agent_id, newId: randomUUID });
-    const result = applyGraphOp(db, ctx, { op: 'detach_memory', memoryId: id });
-    const detached = result.op === 'detach_memory' ? result.summary : { mentionsRemoved: 0, attributesRemoved: 0, attributesRestored: 0, relationsRemoved: 0, entitiesRemoved: 0 };
-    const vectorsRemoved = db.run("DELETE FROM embeddings WHERE source_type = 'memory' AND source_id = ?", [id]).changes;
-    const hintsRemoved = db.run('DELETE FROM memory_hints WHERE memory_id = ?', [id]).changes;
-    const jobsRemoved = db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [id]).changes;
-    if (db.hasTable('session_memories')) db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
-    db.run('DELETE FROM memories WHERE id = ?', [id]);
-    return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
-  });
+  return store.write('memory.forget', (db) => forgetMemoryInTransaction(db, id, clock, actor));
+}
+
+/** forgetMemory's work inside an open transaction (team replication forgets tombstoned replicas in its pull transaction). */
+export function forgetMemoryInTransaction(db: SqlWriter, id: string, clock: Clock, actor = 'user'): ForgetSummary {
+  const row = requireMemory(db, id);
+  const ctx = graphContext({ actor, reason: 'memory forgotten', clock, agentId: row.agent_id, newId: randomUUID });
+  const result = applyGraphOp(db, ctx, { op: 'detach_memory', memoryId: id });
+  const detached = result.op === 'detach_memory' ? result.summary : { mentionsRemoved: 0, attributesRemoved: 0, attributesRestored: 0, relationsRemoved: 0, entitiesRemoved: 0 };
+  const vectorsRemoved = db.run("DELETE FROM embeddings WHERE source_type = 'memory' AND source_id = ?", [id]).changes;
+  const hintsRemoved = db.run('DELETE FROM memory_hints WHERE memory_id = ?', [id]).changes;
+  const jobsRemoved = db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [id]).changes;
+  if (db.hasTable('session_memories')) db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
+  db.run('DELETE FROM memories WHERE id = ?', [id]);
+  return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
 }
 
 /** Stores whose files can be rewritten without deleted data (the durable store). */

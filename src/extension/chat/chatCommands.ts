@@ -8,6 +8,7 @@ import { forget, rememberText, setEntityPinned } from '../memoryActions';
 import { memoryUri } from '../memoryDocuments';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import { formatStatusMarkdown } from '../statusText';
+import { teamStatusLine } from '../teamMemory';
 import type { Services } from '../services';
 import type { ChatOutput } from './chatOutput';
 import { escapeMarkdown, snippet } from './recallFormat';
@@ -65,4 +66,6 @@ export async function pinFromChat(rt: MemoryRuntime, out: ChatOutput, arg: strin
 
 export function statusFromChat(services: Services, rt: MemoryRuntime, out: ChatOutput): void {
   out.markdown(formatStatusMarkdown(rt.status(), services.llmChoice().description, services.captureEnabled()));
+  const team = teamStatusLine();
+  if (team) out.markdown(`\n\n${team}`);
 }

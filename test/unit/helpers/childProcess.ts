@@ -18,7 +18,7 @@ export function bundleChild(script: string): string {
   const outDir = join(ROOT, '.cache', 'test');
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${script.replace(/[^A-Za-z0-9]+/g, '_')}.js`);
-  buildSync({ entryPoints: [join(ROOT, script)], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, external: ['fts5-sql-bundle'], logLevel: 'error' });
+  buildSync({ entryPoints: [join(ROOT, script)], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, external: ['fts5-sql-bundle', 'pg-native'], logLevel: 'error' });
   built.set(script, outfile);
   return outfile;
 }
@@ -31,8 +31,8 @@ export interface ChildRun {
 }
 
 /** Spawns a bundled child script with arguments, collecting its stdout lines and stderr. */
-export function spawnChild(script: string, args: readonly string[]): ChildRun {
-  const child = spawn(process.execPath, [bundleChild(script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnChild(script: string, args: readonly string[], env?: NodeJS.ProcessEnv): ChildRun {
+  const child = spawn(process.execPath, [bundleChild(script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   const lines: string[] = [];
   let partial = '';
   let err = '';

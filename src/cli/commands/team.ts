@@ -1,0 +1,116 @@
+/**
+ * `agent-memory team init|connect|status|sync|share|unshare|disconnect` (docs/team.md).
+ * The password is never an argument: `pg` reads PGPASSWORD or the pgpass file, like psql.
+ *   team init URL                 apply the server schema (an administrator's role)
+ *   team connect URL              check the login and save the connection in this store
+ *   team status [--json]          connection, waiting outbox entries, shared projects
+ *   team sync [--json]            push the outbox, then pull everything new
+ *   team share --project P | ID   share a project (its memories follow) or one memory again
+ *   team unshare --project P | ID stop sharing a project (nothing more travels) or one memory (tombstone)
+ *   team disconnect               forget the connection; memories, replicas and the outbox stay
+ */
+import { systemClock } from '../../core/clock';
+import { DEFAULT_EMBEDDING_MODEL } from '../../core/config/modelConfig';
+import { DEFAULT_JOBS_CONFIG } from '../../core/config/jobsConfig';
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
+import { resolveTeamConfig } from '../../core/config/teamConfig';
+import { MemoryError } from '../../core/errors';
+import { createStreamLogger } from '../../core/logger';
+import type { MemoryStore } from '../../core/store/storeTypes';
+import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
+import { initTeamServer } from '../../core/team/teamConnection';
+import { TeamSync } from '../../core/team/teamSync';
+import type { TeamStatus } from '../../core/team/teamSync';
+import { stringFlag } from '../args';
+import type { ParsedArgs } from '../args';
+import { withCliStore } from '../openCliStore';
+import type { CliIo } from '../run';
+
+const USAGE = 'team needs a subcommand: init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect';
+
+function cliSync(store: MemoryStore, args: ParsedArgs, io: CliIo): TeamSync {
+  const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
+  return new TeamSync({
+    store, clock: systemClock, logger, config: resolveTeamConfig(), redaction: DEFAULT_REDACTION_CONFIG, jobs: DEFAULT_JOBS_CONFIG,
+    embeddingModelId: stringFlag(args, 'model') ?? DEFAULT_EMBEDDING_MODEL,
+  });
+}
+
+function statusText(s: TeamStatus): string {
+  const lines = [
+    s.server ? `team: ${s.state} (${s.server})` : 'team: not connected',
+    `waiting to push: ${s.waiting}`,
+    `shared projects: ${s.sharedProjects.length ? s.sharedProjects.join(', ') : '(none)'}`,
+    `pulled up to server sequence ${s.cursor}`,
+  ];
+  if (s.reason && s.state !== 'connected') lines.push(`reason: ${s.reason}`);
+  return lines.join('\n') + '\n';
+}
+
+function oneUrl(args: ParsedArgs, sub: string): string {
+  const url = args.positionals[1];
+  if (!url || args.positionals.length > 2) throw new MemoryError('E_USAGE', `team ${sub} needs one connection string, e.g. agent-memory team ${sub} postgresql://alice@db.example.com:5432/team (password in PGPASSWORD or ~/.pgpass)`);
+  return url;
+}
+
+function target(args: ParsedArgs, sub: string): { project: string } | { id: string } {
+  const project = stringFlag(args, 'project');
+  const id = args.positionals[1];
+  if ((project === undefined) === (id === undefined) || args.positionals.length > 2) throw new MemoryError('E_USAGE', `team ${sub} needs --project NAME or one memory id.`);
+  return project !== undefined ? { project } : { id: id as string };
+}
+
+export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> {
+  const sub = args.positionals[0];
+  const json = args.flags.json === true;
+  const out = (obj: object, text: string): void => io.stdout(json ? JSON.stringify(obj) + '\n' : text);
+  switch (sub) {
+    case 'init': {
+      const r = await initTeamServer({ connectionString: oneUrl(args, 'init') });
+      out(r, r.applied.length ? `Applied server migration(s) ${r.applied.join(', ')}; schema version ${r.version}.\n` : `The server schema is up to date (version ${r.version}).\n`);
+      return 0;
+    }
+    case 'connect': {
+      const url = oneUrl(args, 'connect');
+      const r = await withCliStore(args, (store) => connectStore(store, url, undefined));
+      out(r, `Connected to ${r.server}. Share a project with: agent-memory team share --project NAME\n`);
+      return 0;
+    }
+    case 'disconnect': {
+      await withCliStore(args, (store) => disconnectStore(store));
+      out({ disconnected: true }, 'Disconnected; memories and replicas stay in this store.\n');
+      return 0;
+    }
+    case 'status': {
+      const s = await withCliStore(args, async (store) => {
+        const sync = cliSync(store, args, io);
+        try { return store.read((db) => db.get<{ value: string }>("SELECT value FROM team_state WHERE key = 'connection'")) ? await sync.probe() : sync.status(); } finally { await sync.stop(); }
+      });
+      out(s, statusText(s));
+      return 0;
+    }
+    case 'sync': {
+      const r = await withCliStore(args, async (store) => {
+        const sync = cliSync(store, args, io);
+        try { return await sync.syncOnce(); } finally { await sync.stop(); }
+      });
+      out(r, `Pushed ${r.push.sent} (${r.push.changedOnServer} changed on the server${r.push.refused ? `, ${r.push.refused} refused` : ''}); pulled ${r.pull.inserted} new, ${r.pull.updated} updated, ${r.pull.forgotten} forgotten.\n`);
+      return 0;
+    }
+    case 'share':
+    case 'unshare': {
+      const t = target(args, sub);
+      const shared = sub === 'share';
+      if ('project' in t) {
+        const list = await withCliStore(args, (store) => shareProject(store, t.project, shared));
+        out({ sharedProjects: list }, `${shared ? 'Sharing' : 'Stopped sharing'} project ${t.project}. Shared projects: ${list.length ? list.join(', ') : '(none)'}\n`);
+      } else {
+        await withCliStore(args, (store) => (shared ? shareMemoryWithTeam(store, t.id, systemClock) : stopSharingMemory(store, t.id, systemClock)));
+        out({ id: t.id, shared }, shared ? `Memory ${t.id} will be shared at the next sync.\n` : `Memory ${t.id} stops being shared at the next sync (teammates' copies are removed).\n`);
+      }
+      return 0;
+    }
+    default:
+      throw new MemoryError('E_USAGE', USAGE);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Team memory in VS Code (docs/team.md): the commands Connect Team Memory…, Share with Team, Stop
+ * Sharing, Sync Now and Disconnect; a status bar item with the team state; the live TeamSync of the
+ * open store; the `agentMemory.team.sharedProjects` setting mirrored into the store.
+ *
+ * The password goes to VS Code's SecretStorage only (never settings, logs or messages) and is
+ * handed to the core through TeamSyncDeps.password.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
+import { resolveTeamConfig } from '../core/config/teamConfig';
+import { MemoryError, userMessage } from '../core/errors';
+import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../core/team/teamAdmin';
+import { parseConnectionString } from '../core/team/teamConnection';
+import { readTeamState } from '../core/team/teamLocal';
+import { TeamSync } from '../core/team/teamSync';
+import type { TeamStatus } from '../core/team/teamSync';
+import { inform, registerSafe } from './commands/commandUtil';
+import type { MemoryRuntime } from './runtime/memoryRuntime';
+import type { Services } from './services';
+import { describeTeam, memoryIdOf, teamBarText } from './teamStatusText';
+
+const SECRET_PREFIX = 'agentMemory.team.password:';
+const SHARED_PROJECTS_SETTING = 'team.sharedProjects';
+
+let activeController: TeamController | undefined;
+
+/** One line for `@memory /status` and Show Status (undefined when team memory is off). */
+export function teamStatusLine(): string | undefined {
+  const s = activeController?.status();
+  return s ? describeTeam(s) : undefined;
+}
+
+class TeamController implements vscode.Disposable {
+  private sync: TeamSync | undefined;
+  private syncStore: MemoryRuntime['store'] | undefined;
+  private readonly item: vscode.StatusBarItem;
+  private statusSub: { dispose(): void } | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly services: Services) {
+    this.item = vscode.window.createStatusBarItem('agentMemory.team', vscode.StatusBarAlignment.Right, 99);
+    this.item.name = 'Agent Memory Team';
+    this.item.command = 'agentMemory.team.syncNow';
+  }
+
+  status(): TeamStatus | undefined {
+    try { return this.sync?.status(); } catch { return undefined; }
+  }
+
+  private secretKey(connectionString: string): string {
+    return SECRET_PREFIX + parseConnectionString(connectionString).label;
+  }
+
+  /** (Re)builds the live sync for the runtime's store when it holds a connection. */
+  async attach(rt: MemoryRuntime): Promise<void> {
+    await this.mirrorSetting(rt, undefined);
+    const { connectionString } = rt.store.read((db) => readTeamState(db));
+    if (this.syncStore === rt.store && this.sync) return;
+    await this.detach();
+    if (!connectionString) { this.render(undefined); return; }
+    const key = this.secretKey(connectionString);
+    const settings = this.services.settings();
+    const sync = new TeamSync({
+      store: rt.store, clock: this.services.host.clock, logger: this.services.logger, config: resolveTeamConfig(),
+      redaction: DEFAULT_REDACTION_CONFIG, jobs: settings.jobs, embeddingModelId: rt.embedder?.id, extract: settings.graphEnabled,
+      password: async () => (await this.context.secrets.get(key)) ?? undefined,
+    });
+    this.sync = sync;
+    this.syncStore = rt.store;
+    this.statusSub = sync.onDidChangeStatus((s) => this.render(s));
+    sync.start();
+    this.render(sync.status());
+  }
+
+  async detach(): Promise<void> {
+    this.statusSub?.dispose();
+    this.statusSub = undefined;
+    const sync = this.sync;
+    this.sync = undefined;
+    this.syncStore = undefined;
+    await sync?.stop();
+  }
+
+  /** The setting lists shared projects: added ones are shared; on a change, removed ones stop. */
+  async mirrorSetting(rt: MemoryRuntime, previous: readonly string[] | undefined): Promise<void> {
+    const now = this.settingProjects();
+    const current = rt.store.read((db) => readTeamState(db).sharedProjects);
+    for (const p of now) if (!current.includes(p)) await shareProject(rt.store, p, true);
+    if (previous) for (const p of previous) if (!now.includes(p) && current.includes(p)) await shareProject(rt.store, p, false);
+  }
+
+  settingProjects(): string[] {
+    const raw = vscode.workspace.getConfiguration('agentMemory').get<unknown>(SHARED_PROJECTS_SETTING);
+    return Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string' && p.trim().length > 0).map((p) => p.trim()) : [];
+  }
+
+  render(s: TeamStatus | undefined): void {
+    const text = teamBarText(s);
+    if (!s || !text) { this.item.hide(); return; }
+    this.item.text = text;
+    this.item.tooltip = `${describeTeam(s)} Click to sync now.`;
+    this.item.show();
+  }
+
+  async connect(rt: MemoryRuntime): Promise<void> {
+    const url = await vscode.window.showInputBox({
+      title: 'Connect Team Memory', prompt: 'PostgreSQL connection string without the password (your role, host, port, database; add ?sslmode=require for TLS)',
+      placeHolder: 'postgresql://alice@db.example.com:5432/team', ignoreFocusOut: true,
+      validateInput: (v) => { try { parseConnectionString(v); return undefined; } catch (e) { return userMessage(e); } },
+    });
+    if (!url) throw new MemoryError('E_CANCELLED', 'cancelled');
+    const password = await vscode.window.showInputBox({ title: 'Connect Team Memory', prompt: `Password of role ${parseConnectionString(url).user} (kept in VS Code's secret storage)`, password: true, ignoreFocusOut: true });
+    if (password === undefined) throw new MemoryError('E_CANCELLED', 'cancelled');
+    const r = await connectStore(rt.store, url, password);
+    await this.context.secrets.store(this.secretKey(url), password);
+    await this.detach();
+    await this.attach(rt);
+    const project = vscode.workspace.name;
+    const shared = rt.store.read((db) => readTeamState(db).sharedProjects);
+    if (project && !shared.includes(project)) {
+      const pick = await vscode.window.showInformationMessage(`Connected to ${r.server}. Share the memories of project "${project}" with the team?`, 'Share Project', 'Not Now');
+      if (pick === 'Share Project') {
+        const cfg = vscode.workspace.getConfiguration('agentMemory');
+        await cfg.update(SHARED_PROJECTS_SETTING, [...new Set([...this.settingProjects(), project])], vscode.ConfigurationTarget.Global);
+        await shareProject(rt.store, project, true);
+        await this.sync?.syncOnce();
+      }
+    } else {
+      inform(`Connected to ${r.server}.`);
+    }
+  }
+
+  async disconnect(rt: MemoryRuntime): Promise<void> {
+    const { connectionString } = rt.store.read((db) => readTeamState(db));
+    await this.detach();
+    await disconnectStore(rt.store);
+    if (connectionString) await this.context.secrets.delete(this.secretKey(connectionString));
+    this.render(undefined);
+    inform('Team memory disconnected; your memories and the team\'s replicated memories stay in this store.');
+  }
+
+  async syncNow(): Promise<void> {
+    if (!this.sync) throw new MemoryError('E_TEAM_NOT_CONNECTED', 'Team memory is not connected: run Memory: Connect Team Memory… first.');
+    const r = await this.sync.syncOnce();
+    inform(`Team sync: pushed ${r.push.sent}, pulled ${r.pull.inserted} new, ${r.pull.updated} updated, ${r.pull.forgotten} removed.`);
+  }
+
+  dispose(): void {
+    this.item.dispose();
+    void this.detach();
+  }
+}
+
+export function registerTeamMemory(context: vscode.ExtensionContext, services: Services): void {
+  const controller = new TeamController(context, services);
+  activeController = controller;
+  context.subscriptions.push(controller, { dispose: () => { if (activeController === controller) activeController = undefined; } });
+  context.subscriptions.push(services.onDidOpenRuntime((rt) => {
+    void controller.detach().then(() => controller.attach(rt)).catch((e: unknown) => services.logger.warn(`team memory: ${userMessage(e)}`));
+  }));
+  let lastSetting = controller.settingProjects();
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration(`agentMemory.${SHARED_PROJECTS_SETTING}`)) return;
+    const previous = lastSetting;
+    lastSetting = controller.settingProjects();
+    const rt = services.current();
+    if (rt) void controller.mirrorSetting(rt, previous).catch((e2: unknown) => services.logger.warn(`team memory: ${userMessage(e2)}`));
+  }));
+  registerSafe(context, services, 'agentMemory.team.connect', 'Connect Team Memory', async () => controller.connect(await services.runtime()));
+  registerSafe(context, services, 'agentMemory.team.disconnect', 'Disconnect Team Memory', async () => controller.disconnect(await services.runtime()));
+  registerSafe(context, services, 'agentMemory.team.syncNow', 'Sync Team Memory', async () => { await services.runtime(); await controller.syncNow(); });
+  const askId = async (arg: unknown, title: string): Promise<string> => {
+    const id = memoryIdOf(arg) ?? await vscode.window.showInputBox({ title, prompt: 'Memory id', ignoreFocusOut: true });
+    if (!id) throw new MemoryError('E_CANCELLED', 'cancelled');
+    return id.trim();
+  };
+  registerSafe(context, services, 'agentMemory.team.share', 'Share with Team', async (arg: unknown) => {
+    const rt = await services.runtime();
+    await shareMemoryWithTeam(rt.store, await askId(arg, 'Share with Team'), services.host.clock);
+    inform('Shared with the team (sent at the next sync).');
+  });
+  registerSafe(context, services, 'agentMemory.team.stopSharing', 'Stop Sharing', async (arg: unknown) => {
+    const rt = await services.runtime();
+    await stopSharingMemory(rt.store, await askId(arg, 'Stop Sharing'), services.host.clock);
+    inform('Stopped sharing: teammates\' copies are removed at the next sync; yours stays.');
+  });
+}
