@@ -21,6 +21,7 @@ import { importCommand } from './commands/import';
 import { exportCommand } from './commands/export';
 import { storeCommand } from './commands/store';
 import { teamCommand } from './commands/team';
+import { extractCommand } from './commands/extract';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -60,6 +61,8 @@ commands:
                        check the store files read-only / repair, set damaged files aside, say what was lost
   team init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect
                        team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
+  extract [--json] [--who NAME] TEXT | --stdin   entities, relations and facts of a text, as ingest extracts them;
+                       --stdin reads one JSON {"text", "who"?} a line and writes one JSON result a line
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -86,6 +89,7 @@ const commands: Record<string, CliCommand> = {
   export: exportCommand,
   store: storeCommand,
   team: teamCommand,
+  extract: extractCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

@@ -67,6 +67,11 @@ export interface ExtractionConfig {
   /** Name length bounds for declared entities (seed 001: 1..24; widened for paths and URLs). */
   readonly maxEntityNameChars: number;
   readonly maxContentChars: number;
+  /**
+   * The user's entity aliases, alias → canonical name (setting `agentMemory.extraction.aliases`),
+   * on top of the built-in table in src/core/extraction/entityAliases.ts. Up to 500 entries.
+   */
+  readonly aliases: Readonly<Record<string, string>>;
   readonly contradiction: ContradictionConfig;
 }
 
@@ -79,8 +84,20 @@ export const DEFAULT_EXTRACTION_CONFIG: ExtractionConfig = {
   maxRelations: 30,
   maxEntityNameChars: 200,
   maxContentChars: 2_000,
+  aliases: {},
   contradiction: DEFAULT_CONTRADICTION_CONFIG,
 };
+
+/** Keeps string → non-empty string pairs (names up to 200 characters), at most 500 of them. */
+export function resolveAliases(raw: unknown): Readonly<Record<string, string>> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return DEFAULT_EXTRACTION_CONFIG.aliases;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>).slice(0, 500)) {
+    if (typeof v !== 'string' || !k.trim() || !v.trim() || k.length > 200 || v.length > 200) continue;
+    out[k.trim()] = v.trim();
+  }
+  return out;
+}
 
 const clamp = (v: number | undefined, lo: number, hi: number, dflt: number): number =>
   v === undefined || !Number.isFinite(v) ? dflt : Math.min(hi, Math.max(lo, v));
@@ -109,6 +126,7 @@ export function resolveExtractionConfig(p: Partial<Omit<ExtractionConfig, 'contr
     maxRelations: Math.round(clamp(p.maxRelations, 1, 200, d.maxRelations)),
     maxEntityNameChars: Math.round(clamp(p.maxEntityNameChars, 24, 500, d.maxEntityNameChars)),
     maxContentChars: Math.round(clamp(p.maxContentChars, 80, 20_000, d.maxContentChars)),
+    aliases: p.aliases === undefined ? d.aliases : resolveAliases(p.aliases),
     contradiction: resolveContradictionConfig(p.contradiction),
   };
 }
@@ -152,6 +170,29 @@ export const DEFAULT_NAME_STOPWORDS: readonly string[] = [
   'There', 'Here', 'What', 'Why', 'How', 'Which', 'Who', 'Where', 'OK', 'Ok', 'TODO', 'Monday', 'Tuesday', 'Wednesday', 'Thursday',
   'Friday', 'Saturday', 'Sunday', 'January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
   'November', 'December', 'Prefer', 'Migrated', 'Switched', 'Decided', 'Chose',
+];
+
+/**
+ * Single words that never become entities whatever their casing (issue 12): weekdays and months
+ * (plurals too), greetings and hedges, HTTP verbs, and all-caps words of ordinary prose or config
+ * (`UTC`, `ISO`, `PORT`, `CHECK`). Lowercase; matched against whole one-word names.
+ */
+export const DEFAULT_NEVER_ENTITIES: readonly string[] = [
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekend', 'today', 'tomorrow', 'yesterday', 'tonight',
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'maybe', 'thanks', 'thank', 'hi', 'hello', 'hey', 'yes', 'no', 'ok', 'okay', 'sure', 'please', 'sorry', 'wow', 'yeah', 'great', 'cool', 'nice',
+  'get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'utc', 'gmt', 'iso', 'port', 'check', 'todo', 'fixme', 'note', 'edit', 'update',
+  'true', 'false', 'null', 'none', 'eta', 'asap', 'fyi', 'imo', 'btw',
+];
+
+/**
+ * Everyday software nouns the tagger learned to mark in some contexts ("the server", "the client"),
+ * dropped when tagged in lowercase on their own: in a memory they name a role, not a thing a
+ * developer would look up in the graph. Capitalised or part of a longer name they stay.
+ */
+export const DEFAULT_GENERIC_NOUNS: readonly string[] = [
+  'server', 'servers', 'api', 'app', 'apps', 'application', 'id', 'log', 'logs', 'layout', 'user', 'users', 'service', 'system', 'file', 'files', 'code', 'page',
+  'folder', 'directory', 'project', 'script', 'settings', 'error', 'session', 'shell', 'browser', 'terminal', 'console', 'laptop', 'machine', 'computer',
 ];
 
 /** Technology terms that are also common words: recognised only when written with a capital. */

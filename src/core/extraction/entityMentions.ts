@@ -1,5 +1,9 @@
-import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_NAME_STOPWORDS, DEFAULT_TECH_TERMS } from '../config/extractionConfig';
+import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_GENERIC_NOUNS, DEFAULT_NAME_STOPWORDS, DEFAULT_NEVER_ENTITIES, DEFAULT_TECH_TERMS } from '../config/extractionConfig';
 import type { EntityType } from '../config/extractionConfig';
+import { defaultGazetteer } from './entityGazetteer';
+import { createEntityTagger, parseTaggerWeights } from './entityTagger';
+import type { EntityTagger, TaggerWeights } from './entityTagger';
+import SHIPPED_WEIGHTS from './entityTaggerWeights.json';
 
 /** One entity mention found in a sentence, with its character span. */
 export interface Mention {
@@ -14,12 +18,44 @@ export interface MentionVocabulary {
   readonly techTerms: Readonly<Record<string, string>>;
   readonly ambiguousTechTerms: ReadonlySet<string>;
   readonly stopwords: ReadonlySet<string>;
+  /** Lowercase single words that are never entities (weekdays, months, greetings, HTTP verbs, …). */
+  readonly neverEntities: ReadonlySet<string>;
+  /** Lowercase everyday nouns dropped when the tagger marks them alone in lowercase ("server"). */
+  readonly genericNouns: ReadonlySet<string>;
+  /**
+   * The learned tagger (docs/extraction.md). With it, names come from the structural rules (URLs,
+   * paths, packages, technology terms, backticks) plus the tagger's spans; without it, from the
+   * older capitalisation and code-shape rules (kept for the bench's before/after comparison).
+   */
+  readonly tagger?: EntityTagger;
 }
 
-export const DEFAULT_MENTION_VOCABULARY: MentionVocabulary = {
+let shippedWeights: TaggerWeights | undefined;
+let defaultTagger: EntityTagger | undefined;
+/** The shipped tagger with the built-in gazetteer, built once on first use. */
+export function shippedEntityTagger(extraNames: Iterable<string> = []): EntityTagger {
+  const extra = [...extraNames];
+  if (!extra.length && defaultTagger) return defaultTagger;
+  const gaz = defaultGazetteer(extra);
+  shippedWeights ??= parseTaggerWeights(SHIPPED_WEIGHTS);
+  const tagger = createEntityTagger(shippedWeights, (lw) => gaz.has(lw));
+  if (!extra.length) defaultTagger = tagger;
+  return tagger;
+}
+
+/** The rules-only vocabulary (the extractor before the tagger). */
+export const RULES_MENTION_VOCABULARY: MentionVocabulary = {
   techTerms: DEFAULT_TECH_TERMS,
   ambiguousTechTerms: new Set(DEFAULT_AMBIGUOUS_TECH_TERMS),
   stopwords: new Set(DEFAULT_NAME_STOPWORDS),
+  neverEntities: new Set(DEFAULT_NEVER_ENTITIES),
+  genericNouns: new Set(DEFAULT_GENERIC_NOUNS),
+};
+
+/** The default: rules plus the shipped tagger, built lazily (the weights load on first use). */
+export const DEFAULT_MENTION_VOCABULARY: MentionVocabulary = {
+  ...RULES_MENTION_VOCABULARY,
+  get tagger(): EntityTagger { return shippedEntityTagger(); },
 };
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -61,6 +97,19 @@ function capitalisedRule(vocab: MentionVocabulary): Rule {
   };
 }
 
+/** Rules whose matches are names by their shape alone; they run before the tagger and win contested spans. */
+function structuralRules(vocab: MentionVocabulary): Rule[] {
+  return [
+    { re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s<>"'`)\]]+/gi, type: 'url', keep: (m) => m.replace(/[.,;:!?]+$/, '') },
+    { re: new RegExp(`(?<![\\w@])(?:\\.{1,2}/|~/|/)?(?:[\\w.-]+/)+[\\w.-]+\\.(?:${FILE_EXT})\\b`, 'g'), type: 'file' },
+    { re: /(?<![\w/])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*/g, type: 'package' },
+    { re: /\b(?:npm (?:install|i|add)|pnpm add|yarn add|pip install|cargo add)\s+((?:-{1,2}[\w-]+\s+)*)([a-z0-9][\w.-]*)/g, type: 'package' },
+    techRule(vocab),
+    { re: new RegExp(`(?<![\\w/.-])[\\w-]+\\.(?:${FILE_EXT})\\b(?!\\.\\w)`, 'g'), type: 'file', keep: (m) => (/^\d+\.\d+$/.test(m) ? undefined : m) },
+    { re: /`([^`\n]{2,80})`/g, type: 'symbol' },
+  ];
+}
+
 function rules(vocab: MentionVocabulary): Rule[] {
   return [
     { re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s<>"'`)\]]+/gi, type: 'url', keep: (m) => m.replace(/[.,;:!?]+$/, '') },
@@ -78,11 +127,42 @@ function rules(vocab: MentionVocabulary): Rule[] {
   ];
 }
 
-/** Finds non-overlapping entity mentions in one sentence; earlier rules win a contested span. */
+/** True when a name opens or closes a bracket it does not match (`list[Book`): a cut through code, not a name. */
+function unbalanced(name: string): boolean {
+  let depth = 0;
+  for (const ch of name) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') { depth--; if (depth < 0) return true; }
+  }
+  return depth !== 0;
+}
+
+/** A single word that is never an entity ("Friday", "Maybe", "GET", "UTC"); its plural too. */
+function neverAnEntity(name: string, vocab: MentionVocabulary): boolean {
+  const lw = name.toLowerCase();
+  // Numbers, times and versions on their own (`8080`, `3.2.0`, `10:30`), and assignments (`PORT=8080`), are values.
+  if (/^[\d.,:/-]+$/.test(lw) || lw.includes('=')) return true;
+  return vocab.neverEntities.has(lw) || (lw.endsWith('s') && vocab.neverEntities.has(lw.slice(0, -1)));
+}
+
+/** Rule lists are built once per vocabulary (the technology-term pattern is a large regular expression). */
+const ruleCache = new WeakMap<MentionVocabulary, { structural: Rule[]; legacy: Rule[] }>();
+function rulesFor(vocab: MentionVocabulary): { structural: Rule[]; legacy: Rule[] } {
+  let r = ruleCache.get(vocab);
+  if (!r) { r = { structural: structuralRules(vocab), legacy: rules(vocab) }; ruleCache.set(vocab, r); }
+  return r;
+}
+
+/**
+ * Finds non-overlapping entity mentions in one sentence; earlier rules win a contested span, and
+ * with a tagger its spans fill what the structural rules left.
+ */
 export function findMentions(text: string, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY): Mention[] {
   const taken: Mention[] = [];
   const overlaps = (s: number, e: number): boolean => taken.some((t) => s < t.end && e > t.start);
-  for (const rule of rules(vocab)) {
+  const tagger = vocab.tagger;
+  const cached = rulesFor(vocab);
+  for (const rule of tagger ? cached.structural : cached.legacy) {
     for (const m of text.matchAll(rule.re)) {
       let raw = m[0];
       let start = m.index ?? 0;
@@ -94,9 +174,18 @@ export function findMentions(text: string, vocab: MentionVocabulary = DEFAULT_ME
       const offset = raw.indexOf(name);
       const s = start + Math.max(0, offset);
       const e = s + name.length;
-      if (overlaps(s, e)) continue;
+      if (overlaps(s, e) || neverAnEntity(name.trim(), vocab)) continue;
       const type = rule.type === 'unknown' && /^[A-Z0-9]{2,6}$/.test(name) ? 'concept' : rule.type;
       taken.push({ name: name.trim(), type, start: s, end: e });
+    }
+  }
+  if (tagger) {
+    for (const span of tagger.tag(text)) {
+      // Trailing call parentheses are not part of a function's name (`parseArgs()` is `parseArgs`).
+      const name = span.name.replace(/^[^\w@#.$/~]+|[^\w+#)/]+$/g, '').replace(/\(\)$/, '').replace(/['’]s$/, '');
+      const s = span.start + span.name.indexOf(name);
+      if (name.length < 2 || unbalanced(name) || overlaps(s, s + name.length) || neverAnEntity(name, vocab) || vocab.stopwords.has(name) || vocab.genericNouns.has(name)) continue;
+      taken.push({ name, type: span.type, start: s, end: s + name.length });
     }
   }
   return taken.sort((a, b) => a.start - b.start);

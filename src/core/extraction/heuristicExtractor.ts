@@ -6,6 +6,14 @@ import { nameKey } from './contract';
 import type { ExtractedEntity, ExtractedFact, ExtractedRelation, ExtractionPayload } from './contract';
 import { DEFAULT_MENTION_VOCABULARY, findMentions, techCategory } from './entityMentions';
 import type { Mention, MentionVocabulary } from './entityMentions';
+import { aliasResolverFor, canonicalizePayload } from './entityAliases';
+import { peopleOf, withPeople } from './people';
+
+/** What the extractor may know about a memory besides its text. */
+export interface ExtractionContext {
+  /** Who said or wrote it (a person's name becomes a `person` entity; agent labels are ignored). */
+  readonly who?: string;
+}
 
 /**
  * The deterministic extractor used when no LLM is configured, and as the fallback when an LLM
@@ -74,6 +82,11 @@ function phraseEntity(phrase: string, mentions: Mention[]): { name: string; type
 
 const DETERMINERS = /^(?:the|a|an|our|my|your|their|its|this|that|these|those)\s+/i;
 const PRONOUNS = new Set(['we', 'i', 'you', 'they', 'he', 'she', 'it', 'everyone', 'nobody', 'someone', 'which', 'that', 'who', 'also', 'now', 'still', 'then', 'so']);
+/** Modal verbs, auxiliaries, prepositions and adverbs: a phrase holding one is not a subject ("you can use", "read it again by using"). */
+const NOT_IN_SUBJECT = new Set(['can', 'could', 'would', 'should', 'may', 'might', 'must', 'shall', 'will', 'do', 'does', 'did', 'have', 'has', 'had',
+  'tried', 'try', 'trying', 'want', 'wanted', 'need', 'needs', 'just', 'again', 'by', 'with', 'for', 'of', 'in', 'on', 'at', 'from', 'into', 'via',
+  'not', 'also', 'only', 'even', 'really', 'always', 'never', 'usually', 'already', 'found', 'many', 'examples', 'rather', 'than', 'when', 'if',
+  'is', 'are', 'was', 'were', 'be', 'been', 'to', 'and', 'or', 'but', 'we', 'our', 'my', 'the', 'a', 'an', 'this', 'these', 'those', 'it', 'its']);
 
 /**
  * A lowercase subject such as "our backend" when no entity stands before the verb: the last 1–3
@@ -85,15 +98,14 @@ function phraseSubject(s: string, from: number, end: number): Mention | undefine
   if (!m) return undefined;
   const words = (m[1] as string).replace(DETERMINERS, '').split(/\s+/).filter(Boolean);
   while (words.length && PRONOUNS.has((words[0] as string).toLowerCase())) words.shift();
-  if (!words.length || words.some((w) => PRONOUNS.has(w.toLowerCase()) || /^(?:is|are|was|were|will|to|and|or|but|we|our|my|the)$/i.test(w))) return undefined;
+  if (!words.length || words.some((w) => PRONOUNS.has(w.toLowerCase()) || NOT_IN_SUBJECT.has(w.toLowerCase()))) return undefined;
   const name = words.join(' ');
   if (name.length < 3) return undefined;
   const start = from + span.length - name.length;
   return { name, type: 'concept', start, end: from + span.length };
 }
 
-function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
-  const mentions = findMentions(s, vocab);
+function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary, mentions: Mention[]): void {
   for (const m of mentions) declare(d, m.name, m.type);
   const isConstraint = CONSTRAINT_RE.test(s);
   const pref = PREFER_RE.exec(s);
@@ -154,7 +166,12 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
       }
     }
   }
-  if (isConstraint && mentions[0]) fact(d, mentions[0].name, 'constraint', s, HEURISTIC_ASPECTS.constraints, null, null);
+  if (isConstraint) {
+    // A rule naming no entity still belongs to its subject phrase ("the checkout service must never …").
+    const at = CONSTRAINT_RE.exec(s)?.index ?? 0;
+    const owner = mentions[0] ?? (at > 0 ? phraseSubject(s, 0, at) : undefined);
+    if (owner) fact(d, declare(d, owner.name, owner.type), 'constraint', s, HEURISTIC_ASPECTS.constraints, null, null);
+  }
 }
 
 /**
@@ -164,8 +181,7 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary): void {
  * development set: a shared slot marked 283 mostly unrelated facts superseded); the same sentence
  * seen again confirms the attribute instead.
  */
-function generalFact(d: Draft, s: string, vocab: MentionVocabulary): void {
-  const mentions = findMentions(s, vocab);
+function generalFact(d: Draft, s: string, mentions: Mention[]): void {
   const subject = mentions.find((m) => m.type !== 'unknown') ?? mentions[0];
   if (!subject || s.trim().endsWith('?')) return;
   const slot = `observation_${createHash('sha256').update(canonicalName(s)).digest('hex').slice(0, 16)}`;
@@ -173,15 +189,18 @@ function generalFact(d: Draft, s: string, vocab: MentionVocabulary): void {
 }
 
 /** Heuristic extraction of a whole text. Deterministic; never throws; respects the payload caps. */
-export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY): ExtractionPayload {
+export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: MentionVocabulary = DEFAULT_MENTION_VOCABULARY, context: ExtractionContext = {}): ExtractionPayload {
   const d: Draft = { entities: new Map(), relations: new Map(), facts: [] };
   // The redaction placeholder is not a name.
   const input = text.slice(0, cfg.maxInputChars).split(REDACTED).join('');
+  const people = peopleOf(input, context.who, vocab);
+  for (const p of people) declare(d, p, 'person');
   for (const s of splitSentences(input)) {
     const sentence = s.slice(0, cfg.maxContentChars);
     const factsBefore = d.facts.length;
-    sentenceFacts(d, sentence, vocab);
-    if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, vocab);
+    const mentions = withPeople(sentence, findMentions(sentence, vocab), people);
+    sentenceFacts(d, sentence, vocab, mentions);
+    if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, mentions);
   }
   // Keep the entities that facts and relations need first, then the rest up to the cap.
   const needed = new Set<string>([...d.relations.values()].flatMap((r) => [nameKey(r.from), nameKey(r.to)]).concat(d.facts.map((f) => nameKey(f.entity))));
@@ -195,9 +214,9 @@ export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: Men
     seen.add(k);
     return true;
   }).slice(0, cfg.maxFacts);
-  return {
+  return canonicalizePayload({
     ...(kept.size ? { entities: [...kept.values()] } : {}),
     ...(relations.length ? { relations } : {}),
     ...(facts.length ? { facts } : {}),
-  };
+  }, aliasResolverFor(cfg.aliases));
 }

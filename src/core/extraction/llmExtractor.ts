@@ -5,6 +5,9 @@ import type { Logger } from '../logger';
 import { validateExtractionPayload } from './contract';
 import type { ContractIssue, ExtractionPayload } from './contract';
 import { heuristicExtract } from './heuristicExtractor';
+import type { ExtractionContext } from './heuristicExtractor';
+import { aliasResolverFor, canonicalizePayload } from './entityAliases';
+import { DEFAULT_MENTION_VOCABULARY } from './entityMentions';
 import { parseLlmJson } from './llmJson';
 
 /** Where an extraction result came from. */
@@ -20,7 +23,7 @@ export interface ExtractionResult {
 /** One extraction strategy; the job handler only sees this. */
 export interface Extractor {
   readonly label: string;
-  extract(text: string, signal?: AbortSignal): Promise<ExtractionResult>;
+  extract(text: string, signal?: AbortSignal, context?: ExtractionContext): Promise<ExtractionResult>;
 }
 
 export function extractionPrompt(text: string): string {
@@ -54,7 +57,7 @@ export function parseExtractionAnswer(answer: string, cfg: ExtractionConfig): { 
 export function createHeuristicExtractor(cfg: ExtractionConfig): Extractor {
   return {
     label: 'heuristic',
-    extract: async (text) => ({ payload: heuristicExtract(text, cfg), source: 'heuristic', issues: [] }),
+    extract: async (text, _signal, context) => ({ payload: heuristicExtract(text, cfg, DEFAULT_MENTION_VOCABULARY, context), source: 'heuristic', issues: [] }),
   };
 }
 
@@ -65,9 +68,9 @@ export function createHeuristicExtractor(cfg: ExtractionConfig): Extractor {
 export function createLlmExtractor(llm: LlmClient, cfg: ExtractionConfig, logger: Logger): Extractor {
   return {
     label: `llm: ${llm.label}`,
-    extract: async (text, signal) => {
+    extract: async (text, signal, context) => {
       const input = text.replace(/\s+/g, ' ').trim().slice(0, cfg.maxInputChars);
-      const fallback = (why: string): ExtractionResult => ({ payload: heuristicExtract(text, cfg), source: 'heuristic-fallback', issues: [{ path: '', message: why }] });
+      const fallback = (why: string): ExtractionResult => ({ payload: heuristicExtract(text, cfg, DEFAULT_MENTION_VOCABULARY, context), source: 'heuristic-fallback', issues: [{ path: '', message: why }] });
       let answer: string;
       try {
         answer = await llm.complete(extractionPrompt(input), { timeoutMs: cfg.llmTimeoutMs, ...(signal ? { signal } : {}) });
@@ -80,7 +83,7 @@ export function createLlmExtractor(llm: LlmClient, cfg: ExtractionConfig, logger
         logger.warn(`extraction via ${llm.label} returned no usable JSON, using the heuristic extractor`);
         return fallback('unparsable llm answer');
       }
-      return { payload: parsed.payload, source: 'llm', issues: parsed.issues };
+      return { payload: canonicalizePayload(parsed.payload, aliasResolverFor(cfg.aliases)), source: 'llm', issues: parsed.issues };
     },
   };
 }

@@ -20,6 +20,8 @@ import { detachMemoryFromGraph } from './detachMemory';
 import type { DetachSummary } from './detachMemory';
 import { propagateMemoryStatus } from './propagateMemoryStatus';
 import { supersedeMemory } from './memorySupersessionWrites';
+import { mergeEntityInto } from './mergeEntities';
+import type { EntityMergeSummary } from './mergeEntities';
 
 /**
  * The graph's single audited author (issue 5 §2): every graph mutation is one of these
@@ -34,7 +36,8 @@ export type GraphOp =
   | { readonly op: 'propagate_memory_status' }
   | { readonly op: 'detach_memory'; readonly memoryId: string }
   | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string }
-  | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string };
+  | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string }
+  | { readonly op: 'merge_entities'; readonly keepId: string; readonly mergeId: string; readonly canonical?: string };
 
 export type GraphOpResult =
   | { readonly op: 'apply_extraction'; readonly summary: ExtractionApplySummary }
@@ -45,7 +48,8 @@ export type GraphOpResult =
   | { readonly op: 'propagate_memory_status'; readonly count: number }
   | { readonly op: 'detach_memory'; readonly summary: DetachSummary }
   | { readonly op: 'supersede_attribute'; readonly superseded: boolean }
-  | { readonly op: 'supersede_memory'; readonly superseded: boolean };
+  | { readonly op: 'supersede_memory'; readonly superseded: boolean }
+  | { readonly op: 'merge_entities'; readonly summary: EntityMergeSummary };
 
 const unit = (v: number | undefined, field: string): void => {
   if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1)) throw new MemoryError('E_INVALID_INPUT', `${field} must be a number from 0 to 1.`);
@@ -90,6 +94,11 @@ export function validateGraphOp(op: GraphOp): void {
     case 'supersede_memory':
       text(op.olderId, 'olderId'); text(op.newerId, 'newerId'); text(op.why, 'why');
       if (op.olderId === op.newerId) throw new MemoryError('E_INVALID_INPUT', 'A memory cannot supersede itself.');
+      return;
+    case 'merge_entities':
+      text(op.keepId, 'keepId'); text(op.mergeId, 'mergeId');
+      if (op.keepId === op.mergeId) throw new MemoryError('E_INVALID_INPUT', 'An entity cannot be merged into itself.');
+      if (op.canonical !== undefined) text(op.canonical, 'canonical');
       return;
     default:
       throw new MemoryError('E_INVALID_INPUT', `Unknown graph operation '${String((op as { op: unknown }).op)}'.`);
@@ -140,6 +149,8 @@ export function applyGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp)
       return { op: op.op, superseded: supersedeSibling(db, ctx, op.attributeId, op.supersededBy, op.why) };
     case 'supersede_memory':
       return { op: op.op, superseded: supersedeMemory(db, ctx, op.olderId, op.newerId, op.why) };
+    case 'merge_entities':
+      return { op: op.op, summary: mergeEntityInto(db, ctx, op.keepId, op.mergeId, op.canonical) };
   }
 }
 

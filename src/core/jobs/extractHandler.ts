@@ -28,11 +28,11 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
     async run(job, ctx) {
       const memoryId = job.memoryId;
       if (!memoryId) return { skipped: 'no memory' };
-      const mem = ctx.store.read((db) => db.get<{ content: string; type: string; is_deleted: number; extraction_status: string; agent_id: string }>(
-        'SELECT content, type, is_deleted, extraction_status, agent_id FROM memories WHERE id = ?', [memoryId]));
+      const mem = ctx.store.read((db) => db.get<{ content: string; type: string; is_deleted: number; extraction_status: string; agent_id: string; who: string | null }>(
+        'SELECT content, type, is_deleted, extraction_status, agent_id, who FROM memories WHERE id = ?', [memoryId]));
       if (!mem || mem.is_deleted) return { skipped: 'memory deleted' };
       if (mem.extraction_status === 'complete') return { skipped: 'already extracted' };
-      const result = await extractor.extract(mem.content, ctx.signal);
+      const result = await extractor.extract(mem.content, ctx.signal, mem.who ? { who: mem.who } : {});
       const candidates = config.llm ? ctx.store.read((db) => collectSiblingCandidates(db, result.payload, mem.agent_id)) : [];
       const plan = await planSemanticSupersession(candidates, { config: config.contradiction, llm: config.llm, logger: ctx.logger, signal: ctx.signal });
       const origin = result.source === 'llm' ? 'llm' : 'heuristic';

@@ -6,6 +6,9 @@ import type { JobsConfig } from '../config/jobsConfig';
 import type { MaintenanceConfig } from '../config/maintenanceConfig';
 import { aspectAgents } from '../feedback/aspectFeedback';
 import { runScheduledDecay } from '../feedback/sessionFeedback';
+import { aliasResolverFor } from '../extraction/entityAliases';
+import { applyGraphOp, graphContext } from '../graph/graphApply';
+import { findDuplicateEntities } from '../graph/mergeEntities';
 import { propagateMemoryStatus } from '../graph/propagateMemoryStatus';
 import { enqueueHintsJob, memoriesWithoutHints } from '../hints/hintsJobs';
 import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
@@ -27,6 +30,8 @@ export interface MaintenanceDeps {
   readonly graphEnabled: boolean;
   readonly telemetry: FeedbackTelemetry;
   readonly newId: () => string;
+  /** The user's entity aliases (alias → canonical name) on top of the built-in table. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 function graphAgents(db: { hasTable(n: string): boolean; all<T extends object>(sql: string): T[] }): string[] {
@@ -87,10 +92,42 @@ export function backfillHintsTask(deps: MaintenanceDeps): MaintenanceTask {
   };
 }
 
+const NO_ALIASES: Readonly<Record<string, string>> = {};
+
+/**
+ * Merges duplicate entities (same name after alias resolution and case/punctuation folding) through
+ * the audited graph path, keeping mentions, relations, attributes and pins (graph/mergeEntities.ts).
+ * One agent's duplicate groups per step; the cursor is the last agent done.
+ */
+export function mergeEntitiesTask(deps: MaintenanceDeps): MaintenanceTask {
+  return {
+    id: 'merge-entities',
+    title: 'Merge duplicate entities (aliases, case and punctuation)',
+    async step(ctx, cursor): Promise<StepResult> {
+      if (!deps.graphEnabled) return { cursor: null, processed: 0, summary: { skipped: 'the graph is disabled' } };
+      const aliases = aliasResolverFor(deps.aliases ?? NO_ALIASES);
+      const agents = ctx.store.read((db) => (db.hasTable('entities') ? db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entities ORDER BY agent_id').map((r) => r.agent_id) : []));
+      const agent = agents.find((a) => cursor === null || a > cursor);
+      if (agent === undefined) return { cursor: null, processed: 0, summary: { entitiesMerged: 0 } };
+      const merged = await ctx.store.write('maintenance:merge-entities', (db) => {
+        const gctx = graphContext({ actor: 'maintenance', reason: 'merge duplicate entities', clock: ctx.clock, agentId: agent, config: deps.graph, contradiction: deps.contradiction, newId: deps.newId });
+        let n = 0;
+        for (const g of findDuplicateEntities(db, agent, aliases)) {
+          const [keep, ...rest] = g.ids;
+          for (const id of rest) { applyGraphOp(db, gctx, { op: 'merge_entities', keepId: keep as string, mergeId: id, canonical: g.canonical }); n++; }
+        }
+        return n;
+      });
+      const next = agents[agents.indexOf(agent) + 1];
+      return { cursor: next === undefined ? null : agent, processed: merged, summary: { entitiesMerged: merged } };
+    },
+  };
+}
+
 /** Every task whose owning function exists, in run order. Hosts append tasks of other modules. */
 export function createMaintenanceRegistry(deps: MaintenanceDeps, extra: readonly MaintenanceTask[] = []): MaintenanceTask[] {
   return [
-    decayAspectsTask(deps), propagateStatusTask(deps), backfillHintsTask(deps),
+    decayAspectsTask(deps), propagateStatusTask(deps), backfillHintsTask(deps), mergeEntitiesTask(deps),
     deadJobsTask(deps.maintenance.batchSize), rebuildFtsTask(), integrityCheckTask(), ...extra,
   ];
 }

@@ -43,6 +43,8 @@ export interface FeedbackLoopSettings {
   readonly graph?: Partial<GraphConfig>;
   /** The knowledge graph feature switch (feedback runs only when it and feedback are on). Default true. */
   readonly graphEnabled?: boolean;
+  /** The user's entity aliases (alias → canonical name) for the merge-entities task. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 export interface FeedbackLoop {
@@ -88,7 +90,7 @@ export function createFeedbackLoop(host: {
     ? [reembedTask(host.embedder), duplicatesTask({ embedder: host.embedder, llm: host.llm, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, rng: seededRng(DUPLICATE_SCAN_SEED) })]
     : [];
   if (isCompactable(host.store)) moduleTasks.push(compactStoreTask(host.store));
-  const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId }, [...moduleTasks, ...(host.extraTasks ?? [])]);
+  const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId, ...(settings.aliases ? { aliases: settings.aliases } : {}) }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
   const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: localLeaseOwner('hints'), newId });
   return { sessions, maintenance: maintenanceService, hints: worker, telemetry, config: { session, feedback, hints, maintenance } };

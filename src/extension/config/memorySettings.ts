@@ -5,6 +5,8 @@
  */
 import { resolveCaptureConfig } from '../../core/config/captureConfig';
 import type { CaptureConfig } from '../../core/config/captureConfig';
+import { resolveExtractionConfig } from '../../core/config/extractionConfig';
+import type { ExtractionConfig } from '../../core/config/extractionConfig';
 import { resolveGraphConfig } from '../../core/config/graphConfig';
 import type { GraphConfig } from '../../core/config/graphConfig';
 import { resolveFetchConfig } from '../../core/config/ingestConfig';
@@ -43,6 +45,8 @@ export interface MemorySettings {
   readonly search: SearchConfig;
   readonly graphEnabled: boolean;
   readonly graph: GraphConfig;
+  /** Extraction defaults plus the user's entity aliases (`agentMemory.extraction.aliases`). */
+  readonly extraction: ExtractionConfig;
   readonly models: ModelConfig;
   readonly jobs: JobsConfig;
   readonly fetch: FetchConfig;
@@ -140,6 +144,7 @@ export function readMemorySettings(get: SettingGetter): MemorySettings {
       conflictThreshold: numOrUndef(get('graph.conflictThreshold')),
       maintenanceWindow: numOrUndef(get('graph.maintenanceWindow')),
     })),
+    extraction: resolveExtractionConfig(get('extraction.aliases') === undefined ? {} : { aliases: get('extraction.aliases') as Record<string, string> }),
     models: modelSettings(get),
     jobs: resolveJobsConfig(defined({ concurrency: numOrUndef(get('jobs.concurrency')) })),
     fetch: resolveFetchConfig(defined({ allowPrivateAddresses: boolOrUndef(get('fetch.allowPrivateAddresses')) })),
@@ -170,6 +175,6 @@ export function settingsDelta(a: MemorySettings, b: MemorySettings): SettingsDel
   return {
     store: a.storePath !== b.storePath,
     llm,
-    pipeline: llm || !same([a.models, a.jobs, a.graph, a.graphEnabled, a.feedbackLoop], [b.models, b.jobs, b.graph, b.graphEnabled, b.feedbackLoop]),
+    pipeline: llm || !same([a.models, a.jobs, a.graph, a.graphEnabled, a.feedbackLoop, a.extraction], [b.models, b.jobs, b.graph, b.graphEnabled, b.feedbackLoop, b.extraction]),
   };
 }

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock';
-import { DEFAULT_EXTRACTION_CONFIG } from '../../core/config/extractionConfig';
 import { userMessage } from '../../core/errors';
 import { createHeuristicExtractor, createLlmExtractor } from '../../core/extraction/llmExtractor';
 import { createHintsJobHandler } from '../../core/hints/hintsWorker';
@@ -148,11 +147,11 @@ export class MemoryRuntime {
       modelProblem = { state: 'missing', model: s.models.embeddingModel, message: userMessage(e) };
       logger.warn(`embedding model: ${userMessage(e)} Recall runs on keywords only.`);
     }
-    const extraction = DEFAULT_EXTRACTION_CONFIG;
+    const extraction = s.extraction;
     const extractor = llm ? createLlmExtractor(llm, extraction, logger) : createHeuristicExtractor(extraction);
     const rememberDeps = defaultRememberDeps(clock, { jobs: s.jobs, enqueue: { embed: embedder !== undefined, extract: s.graphEnabled, hints: false } });
     const capture = createTranscriptCapture(this.store, extractor, rememberDeps);
-    const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
+    const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: extraction.aliases });
     const extra = llm && loop.config.hints.enabled ? [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })] : [];
     const handlers = createPipelineHandlers({ embedder, llm, extraction, graph: s.graph, logger, extra });
     const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: localLeaseOwner('window') });

@@ -16,9 +16,11 @@ describe('heuristic extractor', () => {
     assert.deepEqual(names('Run npm install --save-dev @types/node then pnpm add lodash'), ['npm:tool', '@types/node:package', 'pnpm:tool', 'lodash:package']);
   });
 
-  it('finds capitalised names and technology terms, skipping sentence openers', () => {
-    assert.deepEqual(names('Deploy the app with Docker on AWS for Alice Smith at Acme Corp'),
-      ['Docker:tool', 'AWS:tool', 'Alice Smith:unknown', 'Acme Corp:unknown']);
+  it('finds technology names, skipping sentence openers and everyday nouns', () => {
+    // Two-word capitalised names of people and companies are not found outside a conversation
+    // cue (docs/extraction.md): on the StackOverflow dev split that rule cost more precision than it gave.
+    assert.deepEqual(names('Deploy the app with Docker on AWS for Alice Smith at Acme Corp'), ['Docker:tool', 'AWS:tool']);
+    assert.deepEqual(names('Install Android Studio on Ubuntu, then the server starts.'), ['Android Studio:tool', 'Ubuntu:system']);
   });
 
   it('recognises ambiguous technology words only when capitalised', () => {

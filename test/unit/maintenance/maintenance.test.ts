@@ -53,10 +53,10 @@ describe('maintenance', () => {
     const d = deps();
     const report = await service(store, clock, createMaintenanceRegistry(d)).run();
     assert.deepEqual(report.tasks.map((t) => [t.task, t.status]), [
-      ['decay-aspects', 'completed'], ['propagate-memory-status', 'completed'], ['backfill-hints', 'completed'],
+      ['decay-aspects', 'completed'], ['propagate-memory-status', 'completed'], ['backfill-hints', 'completed'], ['merge-entities', 'completed'],
       ['retry-dead-jobs', 'completed'], ['rebuild-fts', 'completed'], ['integrity-check', 'completed'],
     ]);
-    assert.equal(report.tasks[5]?.summary.result, 'ok');
+    assert.equal(report.tasks[6]?.summary.result, 'ok');
     assert.equal(report.tasks[0]?.summary.aspectsDecayed, 1);
     assert.equal(report.tasks[1]?.summary.attributesSuperseded, 1);
     assert.equal(report.tasks[2]?.summary.jobsEnqueued, 3, 'three live memories, in batches of 2');
@@ -128,7 +128,7 @@ describe('maintenance', () => {
     await store.write('t', (db) => addMemory(db, clock.now()));
     const r = await service(store, clock, createMaintenanceRegistry(deps())).run();
     assert.deepEqual(r.tasks.map((t) => [t.task, t.status, t.processed]), [
-      ['decay-aspects', 'completed', 0], ['propagate-memory-status', 'completed', 0], ['backfill-hints', 'completed', 1],
+      ['decay-aspects', 'completed', 0], ['propagate-memory-status', 'completed', 0], ['backfill-hints', 'completed', 1], ['merge-entities', 'completed', 0],
       ['retry-dead-jobs', 'completed', 0], ['rebuild-fts', 'completed', 0], ['integrity-check', 'completed', 1],
     ]);
     const bare = await openMemoryStore({ migrations: [CORE_MIGRATION] });

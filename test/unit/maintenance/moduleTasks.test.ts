@@ -15,7 +15,7 @@ describe('maintenance tasks of other modules', () => {
   it('re-embeds stale vectors and scans for duplicates when an embedder is given', async () => {
     const { store, clock } = await openTestStore();
     const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder: embedder(), newId: seqId });
-    assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check', 'reembed-stale', 'find-duplicates-conflicts']);
+    assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'merge-entities', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check', 'reembed-stale', 'find-duplicates-conflicts']);
     await store.write('t', (db) => {
       addMemory(db, clock.now(), { content: 'we deploy with esbuild on fridays' });
       addMemory(db, clock.now(), { content: 'we deploy with esbuild on fridays!' });
@@ -32,7 +32,7 @@ describe('maintenance tasks of other modules', () => {
   it('leaves them out without an embedder', async () => {
     const { store, clock } = await openTestStore();
     const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined });
-    assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check']);
+    assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'merge-entities', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check']);
     await store.close();
   });
 });
