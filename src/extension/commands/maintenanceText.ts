@@ -39,7 +39,9 @@ export function taskPhrases(t: TaskReport): string[] {
 
 /** "Maintenance: 3 aspects decayed, 2 possible duplicates, nothing to repair." */
 export function maintenanceHeadline(r: MaintenanceReport): string {
-  const phrases = r.tasks.flatMap(taskPhrases);
+  // What changed first, the integrity verdict ("nothing to repair") last.
+  const ordered = [...r.tasks.filter((t) => t.task !== 'integrity-check'), ...r.tasks.filter((t) => t.task === 'integrity-check')];
+  const phrases = ordered.flatMap(taskPhrases);
   if (r.unknownTasks.length) phrases.push(`unknown ${r.unknownTasks.length === 1 ? 'task' : 'tasks'} ${r.unknownTasks.join(', ')}`);
   const body = phrases.length ? phrases.join(', ') : r.tasks.length ? 'nothing needed doing' : 'no task ran';
   return `Maintenance: ${body}.`;

@@ -25,6 +25,8 @@ describe('maintenance summary for people', () => {
     assert.deepEqual(taskPhrases(task('retry-dead-jobs', { jobsRetried: 2, jobsCleared: 1 })), ['2 failed jobs retried', '1 failed job cleared']);
     assert.deepEqual(taskPhrases(task('integrity-check', { result: 'problems found', sqliteProblems: 1 })), ['integrity problems found']);
     assert.deepEqual(taskPhrases(task('decay-aspects', {}, 'failed', 'Decay aspect weights')), ['decay aspect weights failed']);
+    assert.equal(maintenanceHeadline(report([task('integrity-check', { result: 'ok' }), task('compact-store', { snapshotTaken: 1 })])),
+      'Maintenance: store compacted, nothing to repair.', 'the integrity verdict comes last, whatever the task order');
     assert.equal(maintenanceHeadline(report([task('decay-aspects', { aspectsDecayed: 0 })])), 'Maintenance: nothing needed doing.');
     assert.equal(maintenanceHeadline(report([], ['nope'])), 'Maintenance: unknown task nope.');
     assert.equal(maintenanceHeadline(report([])), 'Maintenance: no task ran.');

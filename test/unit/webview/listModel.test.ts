@@ -93,5 +93,10 @@ describe('Knowledge panel HTML shell', () => {
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
     assert.match(html, /<script nonce="abc123" src="vscode-webview:\/\/x\/dist\/webview\/knowledge.js">/);
     assert.doesNotMatch(html, /https?:\/\//);
+    assert.match(html, /<body>/, 'no codicon font attribute without a font');
+    // VS Code's codicon font (entity type icons) comes from the webview's own origin, named on <body>.
+    const withFont = knowledgeHtml({ cspSource: 'vscode-webview://x', scriptUri: 's.js', styleUri: 's.css', codiconFontUri: 'vscode-webview://x/out/media/codicon.ttf?"q"' }, 'n');
+    assert.match(withFont, /<body data-codicon-font="vscode-webview:\/\/x\/out\/media\/codicon\.ttf\?&quot;q&quot;">/);
+    assert.match(/Content-Security-Policy" content="([^"]+)"/.exec(withFont)?.[1] ?? '', /font-src vscode-webview:\/\/x(;|$)/);
   });
 });
