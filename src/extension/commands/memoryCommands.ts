@@ -9,7 +9,7 @@ import { MemoryError } from '../../core/errors';
 import { listEntities } from '../../core/graph/graphQueries';
 import type { RememberResult } from '../../core/memory/remember';
 import type { RecallResult } from '../../core/recall/recallTypes';
-import { snippet } from '../chat/recallFormat';
+import { snippet, staleLabel } from '../chat/recallFormat';
 import type { GraphNode } from '../graphTreeData';
 import { entityMemories } from '../graphTreeData';
 import { AGENT_ID, forget, recallMemories, rememberText, setEntityPinned } from '../memoryActions';
@@ -51,7 +51,7 @@ export async function recallCommand(services: Services, query?: unknown, options
   if (options.showPicker === false) return results;
   if (results.length === 0) { inform(`No memory matches "${snippet(q, 60)}".`); return results; }
   const pick = await vscode.window.showQuickPick(results.map((r) => ({
-    label: snippet(r.content, 100), description: `${r.type} · ${r.createdAt.slice(0, 10)} · score ${r.score.toFixed(2)}`,
+    label: snippet(r.content, 100), description: `${r.type} · ${r.createdAt.slice(0, 10)} · score ${r.score.toFixed(2)}${r.currentness ? ` · ${staleLabel(r, results, 80) ?? ''}` : ''}`,
     detail: r.explain ? `found by ${r.explain.sources.join(', ') || 'no arm'}` : undefined, id: r.id,
   })), { title: `Memories for "${snippet(q, 60)}"`, matchOnDescription: true, matchOnDetail: true });
   if (pick) await openMemory(pick.id);
