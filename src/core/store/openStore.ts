@@ -95,7 +95,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
     let replayed = 0;
     if (!problem) {
       replayed = r.catchUp(false).length;
-      assertSchemaNotNewer(db, migrations);
+      assertSchemaNotNewer(r.db, migrations);
     }
     const tipAhead = tipBefore.status === 'damaged' || (acknowledgedLoss(tipBefore, r.appliedSeq, r.tail.generation) ?? 0) > 0;
     if (base.damaged.length > 0 || problem || r.suspect || tipAhead || r.tail.hasNew()) {
@@ -114,12 +114,13 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
           lock.release();
         }
       });
-      assertSchemaNotNewer(db, migrations);
+      assertSchemaNotNewer(r.db, migrations);
     }
-    if (hasPendingMigrations(db, migrations)) {
+    // r.db, not db: catching up may have reloaded a newer snapshot another process installed.
+    if (hasPendingMigrations(r.db, migrations)) {
       await store.write('migrate', (w) => runMigrations(w, { nowIso: isoFromMs(clock.now()), newStoreId: randomUUID, migrations }));
     }
-    store.storeId = readStoreId(db);
+    store.storeId = readStoreId(r.db);
     store.recovery = log.report(base.openedFrom, replayed);
     if (store.recovery) logger.warn(store.recovery.message);
     store.startPolling();
@@ -127,7 +128,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
   } catch (e) {
     replica?.tail.close();
     tip.close();
-    db.close();
+    try { (replica?.db ?? db).close(); } catch { /* already closed by a reload */ }
     if (e instanceof MemoryError) throw e;
     throw storeIoError(e, 'open the store', dir);
   }

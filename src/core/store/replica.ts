@@ -5,6 +5,7 @@
  * performs journal rotations, repairs a damaged tail under the lock, and reloads the newest
  * snapshot if it lagged behind compaction.
  */
+import { join } from 'node:path';
 import type { Logger } from '../logger';
 import type { StoreConfig } from '../config/storeConfig';
 import { MemoryError } from '../errors';
@@ -17,7 +18,7 @@ import type { JournalTip, TipRead } from './journalTip';
 import { latestVersion, readSchemaVersion } from './migrations';
 import type { Migration } from './migrations';
 import { configureConnection } from './memoryStore';
-import { installSnapshot, writeSnapshotTemp } from './snapshotFile';
+import { installSnapshot, readSnapshotHeader, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
 import { SqlDatabase } from './sqlDatabase';
 import { createEngineDatabaseSync } from './sqlEngine';
@@ -323,6 +324,13 @@ export class Replica {
       }
     }
     if (this.pendingRotate !== undefined) return undefined;
+    // Another process purged (sealed the journal, wrote a newer snapshot, deleted the old
+    // generations) since this replica loaded its base: that is lag, not damage.
+    const newest = readSnapshotHeader(this.p.fs, join(this.dir, SNAPSHOT_FILE));
+    if (newest && newest.seq > this.appliedSeq && listGenerations(this.p.fs, this.dir).includes(newest.generation)) {
+      this.reloadFromSnapshot();
+      return this.tail.inspect(this.appliedSeq + 1);
+    }
     return problem;
   }
 

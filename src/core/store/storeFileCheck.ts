@@ -48,6 +48,9 @@ function safeRead(sfs: StoreFs, path: string): SnapshotRead {
 
 export function checkStoreFiles(sfs: StoreFs, dir: string): StoreFileCheck {
   const findings: StoreFileFinding[] = [];
+  // The tip first: it never runs ahead of the durable journal, so reading the journal after it
+  // cannot report a write that lands meanwhile as missing.
+  const tipRead = new JournalTip(sfs, dir).read();
   const names = sfs.readdirSync(dir);
   const current = safeRead(sfs, join(dir, SNAPSHOT_FILE));
   const previous = safeRead(sfs, join(dir, PREVIOUS_SNAPSHOT_FILE));
@@ -94,7 +97,6 @@ export function checkStoreFiles(sfs: StoreFs, dir: string): StoreFileCheck {
     }
     if (lastRecord === undefined || lastRecord < seq) lastRecord = Math.max(lastRecord ?? 0, seq);
   }
-  const tipRead = new JournalTip(sfs, dir).read();
   let tipRecord: number | undefined;
   if (tipRead.status === 'damaged') findings.push({ file: 'journal.tip', severity: 'damage', message: `The journal tip is damaged (${tipRead.reason}); loss counts after damage would be lower bounds.` });
   if (tipRead.status === 'ok') {

@@ -86,4 +86,34 @@ describe('forget means gone', function () {
     }
     for (const n of needles) assert.deepEqual(hits(temp.dir, n), []);
   });
+
+  it('another open process follows a purge without treating the deleted journal as damage', async () => {
+    const a = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    const b = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await a.write('remember', (w) => insertMemory(w, { content: `shared ${i}`, createdAt: AT }))).id);
+      const secret = (await a.write('remember', (w) => insertMemory(w, { content: SECRET, createdAt: AT }))).id;
+      b.refresh();
+      await a.write('forget', (w) => { w.run('DELETE FROM memories WHERE id = ?', [secret]); });
+      ids.push((await a.write('remember', (w) => insertMemory(w, { content: 'just before the purge', createdAt: AT }))).id);
+      await a.purgeDeleted();
+      // b still reads the deleted generation; its next write must follow, not repair.
+      const fromB = (await b.write('remember', (w) => insertMemory(w, { content: 'from b after the purge', createdAt: AT }))).id;
+      assert.equal(b.recovery, undefined, b.recovery?.message);
+      assert.equal(b.read((db) => ids.filter((id) => !db.get('SELECT 1 AS x FROM memories WHERE id = ?', [id])).length), 0);
+      a.refresh();
+      assert.ok(a.read((db) => db.get('SELECT 1 AS x FROM memories WHERE id = ?', [fromB])));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    const again = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    try {
+      assert.equal(again.recovery, undefined, again.recovery?.message);
+    } finally {
+      await again.close();
+    }
+    assert.deepEqual(hits(temp.dir, Buffer.from(SECRET_WORD)), []);
+  });
 });
