@@ -3,7 +3,7 @@
 // checks for leftover processes: a test that leaves an agent-memory-* (or am-*, devset-*) folder
 // behind fails the layer. A folder of its own, not a before/after listing of the shared temp
 // directory, so tests of other runs on the same machine are never blamed.
-const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { chmodSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
@@ -12,9 +12,16 @@ const OURS = /^(agent-memory-|am-|devset-)/;
 /** Environment variable holding the run's temp folder (set by the runner for its children). */
 const RUN_TEMP_ENV = 'AGENT_MEMORY_RUN_TEMP';
 
-/** Creates the run's temp folder inside the system temp directory; returns its path. */
+/**
+ * Creates the run's temp folder inside the system temp directory; returns its path. It is made
+ * traversable (0711, not listable) because the team tests run a real PostgreSQL server as an
+ * unprivileged service user in a folder of its own below it (test/unit/helpers/postgresServer.ts);
+ * mkdtemp's 0700 would lock that user out of its own data directory.
+ */
 function createRunTemp(layer) {
-  return mkdtempSync(join(tmpdir(), `agent-memory-run-${layer}-`));
+  const dir = mkdtempSync(join(tmpdir(), `agent-memory-run-${layer}-`));
+  chmodSync(dir, 0o711);
+  return dir;
 }
 
 /** Our folders and files left in the run's temp folder (names, sorted). */
