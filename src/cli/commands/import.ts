@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolveCaptureConfig } from '../../core/config/captureConfig';
 import { MemoryError } from '../../core/errors';
+import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { createStreamLogger } from '../../core/logger';
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
@@ -12,12 +12,12 @@ import type { CliCommand } from '../run';
 import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
 import type { PipelineCliOptions } from './ingest';
 
-/** Reads a transcript file, refusing a missing or oversized one with a coded error. */
+/**
+ * Reads a transcript file, refusing a missing, oversized or never-ending one (pipes, devices) and
+ * invalid UTF-8 with a coded error.
+ */
 export function readTranscriptFile(file: string, maxBytes: number): string {
-  let size: number;
-  try { size = statSync(file).size; } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
-  if (size > maxBytes) throw new MemoryError('E_INVALID_INPUT', `${file} is larger than ${maxBytes} bytes; not imported.`, { size });
-  try { return readFileSync(file, 'utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
+  return readTextFileBounded(file, maxBytes);
 }
 
 function describe(r: ImportReport): string {

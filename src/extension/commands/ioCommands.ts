@@ -11,10 +11,12 @@ import { detectTranscriptFormat, parseTranscript } from '../../core/capture/tran
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
 import { MemoryError } from '../../core/errors';
+import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { ingestMemories, parseJsonl } from '../../core/ingest/jsonlIngest';
 import type { IngestResult } from '../../core/ingest/jsonlIngest';
 import { ingestUrl } from '../../core/ingest/urlIngest';
 import type { UrlIngestResult } from '../../core/ingest/urlIngest';
+import { decodeUtf8Strict } from '../../core/memory/textValidation';
 import { parseMarkdownMemories } from '../io/markdownImport';
 import { AGENT_ID } from '../memoryActions';
 import type { Services } from '../services';
@@ -55,8 +57,14 @@ async function readText(services: Services, uri: vscode.Uri): Promise<string> {
   const max = services.settings().capture.maxFileBytes;
   let stat: vscode.FileStat;
   try { stat = await vscode.workspace.fs.stat(uri); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
-  if (stat.size > max) throw new MemoryError('E_INVALID_INPUT', `${vscode.workspace.asRelativePath(uri)} is larger than ${max} bytes; not imported.`);
-  try { return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
+  const label = vscode.workspace.asRelativePath(uri);
+  if (stat.size > max) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than ${max} bytes; not imported.`);
+  // A local file is read with the cap enforced on bytes read (a FIFO or device reports size 0).
+  if (uri.scheme === 'file') return readTextFileBounded(uri.fsPath, max, label);
+  let bytes: Uint8Array;
+  try { bytes = await vscode.workspace.fs.readFile(uri); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
+  if (bytes.length > max) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than ${max} bytes; not imported.`);
+  return decodeUtf8Strict(bytes, label);
 }
 
 /** A transcript of another agent (VS Code chat export, Claude Code JSONL, generic JSONL) into memories and an ended session. */
