@@ -77,6 +77,25 @@ export function appendTurn(db: SqlWriter, sessionKey: string, role: string, text
   return seq;
 }
 
+/**
+ * Appends several turns in one go: one sequence lookup and one session update for the batch
+ * instead of per turn (a streamed import records thousands a transaction). Same rows as calling
+ * appendTurn for each turn in order.
+ */
+export function appendTurns(db: SqlWriter, sessionKey: string, turns: readonly { role: string; text: string; nowIso: string; id: string }[], redaction: RedactionConfig = DEFAULT_REDACTION_CONFIG): number {
+  if (!turns.length) return 0;
+  let seq = (db.get<{ n: number | null }>('SELECT MAX(seq) AS n FROM session_turns WHERE session_key = ?', [sessionKey])?.n ?? -1) + 1;
+  let prompts = 0;
+  for (const t of turns) {
+    assertStorableText(t.text, 'The turn text');
+    db.run('INSERT INTO session_turns (id, session_key, seq, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)', [t.id, sessionKey, seq++, t.role, red(t.text, redaction), t.nowIso]);
+    if (t.role === 'user') prompts++;
+  }
+  const last = (turns[turns.length - 1] as { nowIso: string }).nowIso;
+  db.run('UPDATE sessions SET prompt_count = prompt_count + ?, last_activity_at = ?, updated_at = ? WHERE session_key = ?', [prompts, last, last, sessionKey]);
+  return turns.length;
+}
+
 /** The transcript as "User: …" / "Assistant: …" lines (the shape the summary contracts expect), capped from the end. */
 export function loadTranscript(db: SqlReader, sessionKey: string, maxChars: number): string {
   if (!db.hasTable('session_turns')) return '';
