@@ -67,7 +67,7 @@ function* lineBatches(fd: number, maxBytes: number, label: string, batchLines: n
     }
     if (n === 0) break;
     total += n;
-    if (total > maxBytes) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than the ${maxBytes}-byte limit (or never ends); the batches before this point were imported, the rest was not.`, { limit: maxBytes });
+    if (total > maxBytes) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than the ${maxBytes}-byte limit (or never ends)`, { limit: maxBytes });
     const data = buf.subarray(0, n);
     let start = 0;
     for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, start)) {
@@ -123,7 +123,15 @@ export async function importTranscriptFileStreamed(store: MemoryStore, path: str
     let turnsRecorded = 0;
     let lines = 0;
     let first = true;
-    for (const batch of lineBatches(fd, capture.maxFileBytes, path, options.batchLines ?? IMPORT_BATCH_LINES)) {
+    const batches = lineBatches(fd, capture.maxFileBytes, path, options.batchLines ?? IMPORT_BATCH_LINES);
+    const next = (): IteratorResult<{ bytes: Buffer; offset: number; lines: number }> => {
+      try { return batches.next(); } catch (e) {
+        if (!(e instanceof MemoryError) || e.details?.limit === undefined) throw e;
+        throw new MemoryError(e.code, `${e.message}; ${turnsRecorded ? `the first ${lines} lines (${turnsRecorded} turns) were recorded, the rest and the memories were not` : 'nothing was imported'}.`, e.details);
+      }
+    };
+    for (let it = next(); !it.done; it = next()) {
+      const batch = it.value;
       const text = decodeUtf8Strict(batch.bytes, path, batch.offset);
       if (first) {
         if (text.charCodeAt(0) === 0xfeff && !text.slice(1).trim()) throw new MemoryError('E_INVALID_INPUT', 'The transcript file is empty.');

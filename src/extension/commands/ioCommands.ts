@@ -10,6 +10,7 @@ import type { ExportFormat } from '../../core/capture/memoryExport';
 import { detectTranscriptFormat, parseTranscript } from '../../core/capture/transcriptFormat';
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
+import { importTranscriptFileStreamed } from '../../core/capture/transcriptStream';
 import { MemoryError } from '../../core/errors';
 import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { ingestMemories, parseJsonl } from '../../core/ingest/jsonlIngest';
@@ -68,11 +69,17 @@ async function readText(services: Services, uri: vscode.Uri): Promise<string> {
 }
 
 /** A transcript of another agent (VS Code chat export, Claude Code JSONL, generic JSONL) into memories and an ended session. */
-export async function importTranscriptText(services: Services, text: string, label: string): Promise<ImportReport> {
+export async function importTranscriptText(services: Services, text: string, label: string, localPath?: string): Promise<ImportReport> {
   const capture = services.settings().capture;
-  const transcript = parseTranscript(text, { maxTurnChars: capture.maxTurnChars });
   const rt = await services.runtime();
-  const report = await importTranscript(rt.store, transcript, { remember: rt.rememberDeps(), capture }, vscode.workspace.name ? { project: vscode.workspace.name } : {});
+  const deps = { remember: rt.rememberDeps(), capture };
+  const options = vscode.workspace.name ? { project: vscode.workspace.name } : {};
+  // A local JSONL transcript is imported in batches (docs/transcripts.md "Large transcripts"): a
+  // long one never becomes one transaction too large to journal. A VS Code export is read whole.
+  const streamed = localPath === undefined ? undefined
+    : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Importing ${label}` }, (progress) =>
+      importTranscriptFileStreamed(rt.store, localPath, deps, { ...options, onProgress: (p) => progress.report({ message: `${p.turnsRecorded} turns recorded` }) }));
+  const report = streamed ?? await importTranscript(rt.store, parseTranscript(text, { maxTurnChars: capture.maxTurnChars }), deps, options);
   rt.poke();
   inform(`Imported the ${report.format} transcript ${label}: ${report.turns} turns, ${report.memoriesCreated} new memories${report.duplicates ? `, ${report.duplicates} already known` : ''}.`);
   return report;
@@ -98,7 +105,7 @@ export async function importMemories(services: Services, source?: unknown): Prom
   if (!format) throw new MemoryError('E_INVALID_INPUT', 'Import a .jsonl file (memories or a transcript), a .md file, or a VS Code chat export (.json).');
   const text = await readText(services, uri);
   const label = vscode.workspace.asRelativePath(uri);
-  if (format === 'transcript' || (format === 'jsonl' && !looksLikeMemoriesJsonl(text))) return importTranscriptText(services, text, label);
+  if (format === 'transcript' || (format === 'jsonl' && !looksLikeMemoriesJsonl(text))) return importTranscriptText(services, text, label, uri.scheme === 'file' ? uri.fsPath : undefined);
   const inputs = format === 'jsonl' ? parseJsonl(text) : parseMarkdownMemories(text);
   if (inputs.length === 0) throw new MemoryError('E_INVALID_INPUT', `${label} holds no memories.`);
   const rt = await services.runtime();
@@ -114,7 +121,7 @@ export async function importTranscriptCommand(services: Services, source?: unkno
     filters: { Transcripts: ['json', 'jsonl'] },
   }))?.[0];
   if (!uri) return undefined;
-  return importTranscriptText(services, await readText(services, uri), vscode.workspace.asRelativePath(uri));
+  return importTranscriptText(services, await readText(services, uri), vscode.workspace.asRelativePath(uri), uri.scheme === 'file' ? uri.fsPath : undefined);
 }
 
 export async function rememberUrl(services: Services, url?: unknown): Promise<UrlIngestResult | undefined> {
