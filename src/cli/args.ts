@@ -6,9 +6,21 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** Flags that never take a value. Anything else after `--name` consumes the next argument. */
-const BOOLEAN_FLAGS = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private']);
+/** Flags that never take a value. */
+export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private']);
 
+/** Flags that always take a value (`--name value` or `--name=value`). */
+export const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  'store', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
+  'query', 'role', 'harness', 'agent', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out',
+]);
+
+/**
+ * Parses `argv` against the known flags. An unknown flag is a usage error (exit 2) rather than
+ * being ignored: guessing whether it takes a value would swallow the next argument
+ * (`recall --bogus x pnpm` searching for "pnpm" alone). A boolean flag given `=value` is refused
+ * for the same reason.
+ */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Record<string, string | true> = {};
   const positionals: string[] = [];
@@ -17,9 +29,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
     if (arg.startsWith('--') && arg.length > 2) {
       const eq = arg.indexOf('=');
-      if (eq > 0) { flags[arg.slice(2, eq)] = arg.slice(eq + 1); continue; }
-      const name = arg.slice(2);
-      if (BOOLEAN_FLAGS.has(name)) { flags[name] = true; continue; }
+      const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+      if (BOOLEAN_FLAGS.has(name)) {
+        if (eq > 0) throw new MemoryError('E_USAGE', `--${name} takes no value`);
+        flags[name] = true;
+        continue;
+      }
+      if (!VALUE_FLAGS.has(name)) throw new MemoryError('E_USAGE', `unknown option --${name}`);
+      if (eq > 0) { flags[name] = arg.slice(eq + 1); continue; }
       const value = argv[i + 1];
       if (value === undefined) throw new MemoryError('E_USAGE', `--${name} needs a value`);
       flags[name] = value;
@@ -29,6 +46,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     positionals.push(arg);
   }
   return { flags, positionals };
+}
+
+/** Refuses any flag the command does not take (`store`, `verbose` and `help` are accepted everywhere). */
+export function checkFlags(args: ParsedArgs, command: string, allowed: readonly string[]): void {
+  for (const name of Object.keys(args.flags)) {
+    if (name === 'store' || name === 'verbose' || name === 'help' || allowed.includes(name)) continue;
+    throw new MemoryError('E_USAGE', `${command} does not take --${name}`);
+  }
 }
 
 export function stringFlag(args: ParsedArgs, name: string): string | undefined {

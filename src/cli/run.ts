@@ -1,5 +1,5 @@
 import { MemoryError, userMessage } from '../core/errors';
-import { parseArgs } from './args';
+import { checkFlags, parseArgs } from './args';
 import type { ParsedArgs } from './args';
 import { rememberCommand } from './commands/remember';
 import { getCommand } from './commands/get';
@@ -92,6 +92,25 @@ const commands: Record<string, CliCommand> = {
   extract: extractCommand,
 };
 
+/** The flags each command takes; anything else is a usage error (exit 2). */
+const LLM = ['llm-url', 'llm-model'];
+const COMMAND_FLAGS: Record<string, readonly string[]> = {
+  help: [], version: [],
+  remember: ['type', 'source-id', 'session', 'project', 'created-at'],
+  get: ['json'], stats: ['json'],
+  recall: ['limit', 'json', 'explain', 'session', 'project', 'only', 'stdin'],
+  embed: ['json', 'model', 'models', 'cache'],
+  session: ['session', 'project', 'query', 'json', 'role', 'harness'],
+  pin: ['json', 'agent'], unpin: ['json', 'agent'], pinned: ['json', 'agent'],
+  health: ['since', 'min', 'json', 'agent'],
+  maintain: ['json'],
+  ingest: ['no-wait', ...LLM],
+  entities: ['json', 'limit'], graph: ['json'], forget: ['json'],
+  fetch: ['allow-private', 'project', 'no-wait', 'json', ...LLM],
+  import: ['format', 'project', 'no-wait', 'json', ...LLM],
+  export: ['format', 'out', 'project'],
+};
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   try {
@@ -105,6 +124,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const command = commands[name];
   if (!command) { io.stderr(`agent-memory: unknown command '${name}'\n${USAGE}`); return 2; }
   try {
+    checkFlags(args, name, COMMAND_FLAGS[name] ?? []);
     return await command({ ...args, positionals: args.positionals.slice(1) }, io);
   } catch (e) {
     io.stderr(`agent-memory: ${userMessage(e)}\n`);

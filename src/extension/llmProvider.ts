@@ -3,10 +3,12 @@
  * the first-run explanation (what is sent, what it may cost), and never in an untrusted workspace.
  */
 import * as vscode from 'vscode';
+import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
 import { userMessage } from '../core/errors';
 import type { LlmClient } from '../core/hostContext';
 import type { Logger } from '../core/logger';
 import { createOpenAiCompatibleClient } from '../core/llm/openAiCompatibleClient';
+import { withPromptRedaction } from '../core/llm/redactingLlm';
 import type { LlmProviderName, LlmSettings } from './config/memorySettings';
 import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
 
@@ -40,12 +42,12 @@ export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean
     if (settings.provider === 'vscode') {
       const model = await pickChatModel({ vendor: settings.vendor, family: settings.family });
       if (!model) return { client: undefined, description: 'no VS Code language model is installed that matches agentMemory.llm.vscode.*' };
-      const client = withTimeoutCap(createVscodeLlmClient(model), settings.timeoutMs);
+      const client = withPromptRedaction(withTimeoutCap(createVscodeLlmClient(model), settings.timeoutMs), DEFAULT_REDACTION_CONFIG);
       return { client, description: client.label };
     }
     if (!settings.baseUrl || !settings.model) return { client: undefined, description: 'set agentMemory.llm.openaiCompatible.baseUrl and .model' };
     const apiKey = await deps.secrets.get(LLM_API_KEY_SECRET);
-    const client = withTimeoutCap(createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) }), settings.timeoutMs);
+    const client = withPromptRedaction(withTimeoutCap(createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) }), settings.timeoutMs), DEFAULT_REDACTION_CONFIG);
     return { client, description: client.label };
   } catch (e) {
     deps.logger.warn(`language model: ${userMessage(e)}`);

@@ -5,10 +5,13 @@
  * session (recall results tracked for the feedback loop).
  */
 import * as vscode from 'vscode';
+import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
 import { MemoryError, userMessage } from '../core/errors';
+import { redactSecrets } from '../core/memory/redaction';
 import { recallMemories, rememberText, setEntityPinned } from './memoryActions';
 import { SessionCapture } from './chat/sessionCapture';
 import { snippet, toolResultText } from './chat/recallFormat';
+import { pinConfirmationMarkdown, rememberConfirmationMarkdown } from './lmToolText';
 import type { Services } from './services';
 
 export const TOOL_NAMES = { recall: 'memory_recall', remember: 'memory_remember', pin: 'memory_pin' } as const;
@@ -18,6 +21,14 @@ export const TOOL_MAX_RESULTS = 20;
 export interface RecallToolInput { readonly query: string; readonly limit?: number }
 export interface RememberToolInput { readonly content: string; readonly type?: string }
 export interface PinToolInput { readonly entity: string; readonly pinned?: boolean }
+
+/** Markdown built from untrusted text: no command links, no HTML, no theme icons. */
+function untrustedMarkdown(value: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(value, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
 
 function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
@@ -55,7 +66,8 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
   const remember: vscode.LanguageModelTool<RememberToolInput> = {
     prepareInvocation: (options) => ({
       invocationMessage: 'Remembering…',
-      ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: 'Remember this?', message: new vscode.MarkdownString(`Agent Memory will store:\n\n> ${snippet(String(options.input.content ?? ''), 400)}`) } } : {}),
+      // The text as it will be stored (redacted), whole and literal: see lmToolText.ts.
+      ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: 'Remember this?', message: untrustedMarkdown(rememberConfirmationMarkdown(redactSecrets(String(options.input.content ?? '').trim(), DEFAULT_REDACTION_CONFIG).text, typeof options.input.type === 'string' ? options.input.type : undefined)) } } : {}),
     }),
     invoke: (options) => guarded(services, TOOL_NAMES.remember, async () => {
       const content = requireString(options.input.content, 'content');
@@ -72,7 +84,7 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       const verb = options.input.pinned === false ? 'Unpin' : 'Pin';
       return {
         invocationMessage: `${verb}ning ${String(options.input.entity ?? '')}`,
-        ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: `${verb} an entity?`, message: `${verb} "${String(options.input.entity ?? '')}" in Agent Memory (pinned entities are always focal in recall).` } } : {}),
+        ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: `${verb} an entity?`, message: untrustedMarkdown(pinConfirmationMarkdown(verb, String(options.input.entity ?? ''))) } } : {}),
       };
     },
     invoke: (options) => guarded(services, TOOL_NAMES.pin, async () => {

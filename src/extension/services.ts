@@ -10,7 +10,7 @@ import { userMessage } from '../core/errors';
 import type { HostContext } from '../core/hostContext';
 import { noProgress } from '../core/hostContext';
 import type { StoreChange } from '../core/store/storeTypes';
-import { readMemorySettings, settingsDelta } from './config/memorySettings';
+import { readMemorySettings, settingsDelta, userScopedGetter } from './config/memorySettings';
 import type { MemorySettings } from './config/memorySettings';
 import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from './llmProvider';
@@ -141,7 +141,7 @@ class ServicesImpl implements Services {
 
   private readSettings(): MemorySettings {
     const cfg = vscode.workspace.getConfiguration('agentMemory');
-    return readMemorySettings((key) => cfg.get(key));
+    return readMemorySettings(userScopedGetter((key) => cfg.get(key), (key) => cfg.inspect(key)));
   }
 
   private async open(): Promise<MemoryRuntime> {

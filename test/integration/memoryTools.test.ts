@@ -61,10 +61,21 @@ describe('memory language model tools (vscode.lm.invokeTool)', () => {
     const cts = new vscode.CancellationTokenSource();
     const prepared = await api.tools.remember.prepareInvocation?.({ input: { content: 'x' } }, cts.token);
     assert.equal(prepared?.confirmationMessages?.title, 'Remember this?');
+    const long = `See [this](command:workbench.action.files.delete) and ${'more words '.repeat(60)}end.`;
+    const shown = (await api.tools.remember.prepareInvocation?.({ input: { content: long } }, cts.token))?.confirmationMessages?.message;
+    assert.ok(shown instanceof vscode.MarkdownString);
+    assert.ok(shown.value.includes(`\n\`\`\`text\n${long}\n\`\`\`\n`), 'the whole text, literally, in a fenced block');
+    assert.equal(shown.isTrusted, false);
     const recall = await api.tools.recall.prepareInvocation?.({ input: { query: 'x' } }, cts.token);
     assert.equal(recall?.confirmationMessages, undefined, 'reading needs no confirmation');
     await setSetting('tools.confirmWrites', false);
     await waitFor('confirmWrites off', () => (api.services.settings().confirmToolWrites ? undefined : true));
+  });
+
+  it('a workspace cannot change agentMemory.tools.confirmWrites (application scope)', async function () {
+    if (!vscode.workspace.workspaceFolders?.length) this.skip();
+    await assert.rejects(async () => { await vscode.workspace.getConfiguration('agentMemory').update('tools.confirmWrites', true, vscode.ConfigurationTarget.Workspace); });
+    assert.equal(vscode.workspace.getConfiguration('agentMemory').inspect('tools.confirmWrites')?.workspaceValue, undefined);
   });
 
   it('captures tool calls into a tools session', () => {

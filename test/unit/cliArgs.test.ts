@@ -25,4 +25,21 @@ describe('cli arguments', () => {
     assert.match(err.join(''), /unknown command 'frobnicate'/);
     assert.equal(await runCli(['--store'], io), 2);
   });
+
+  it('refuses an unknown flag without swallowing the next argument', () => {
+    assert.throws(() => parseArgs(['recall', '--bogus', 'x', 'pnpm']), /unknown option --bogus/);
+    assert.throws(() => parseArgs(['recall', '--bogus=x', 'pnpm']), /unknown option --bogus/);
+    assert.throws(() => parseArgs(['recall', '--json=yes', 'pnpm']), /--json takes no value/);
+    assert.deepEqual(parseArgs(['remember', '--', '--bogus', 'x']).positionals, ['remember', '--bogus', 'x']);
+  });
+
+  it('exits 2 on an unknown flag or a flag the command does not take, before touching a store', async () => {
+    const err: string[] = [];
+    const io = { stdout: () => undefined, stderr: (s: string) => { err.push(s); } };
+    assert.equal(await runCli(['--store', '/nonexistent/never-created', 'recall', '--bogus', 'x', 'pnpm'], io), 2);
+    assert.match(err.join(''), /unknown option --bogus/);
+    err.length = 0;
+    assert.equal(await runCli(['--store', '/nonexistent/never-created', 'get', '--limit', '3', 'id'], io), 2);
+    assert.match(err.join(''), /get does not take --limit/);
+  });
 });

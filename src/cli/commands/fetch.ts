@@ -1,3 +1,5 @@
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
+import { redactSecrets } from '../../core/memory/redaction';
 import { resolveFetchConfig } from '../../core/config/ingestConfig';
 import { MemoryError } from '../../core/errors';
 import { ingestUrl } from '../../core/ingest/urlIngest';
@@ -31,9 +33,9 @@ export function makeFetchCommand(options: PipelineCliOptions = {}): CliCommand {
         if (!out.duplicate && args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io);
         return out;
       });
-      if (args.flags.json === true) io.stdout(JSON.stringify({ id: r.id, chunkIds: r.chunkIds, duplicate: r.duplicate, url: r.url, title: r.title ?? null, bytes: r.byteLength }) + '\n');
+      if (args.flags.json === true) io.stdout(JSON.stringify({ id: r.id, chunkIds: r.chunkIds, duplicate: r.duplicate, url: redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text, title: r.title ?? null, bytes: r.byteLength }) + '\n');
       else {
-        if (r.duplicate) io.stderr(`agent-memory: ${r.url} is already remembered\n`);
+        if (r.duplicate) io.stderr(`agent-memory: ${redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text} is already remembered\n`);
         io.stdout(`${r.chunkIds.join('\n')}\n`);
       }
       return 0;

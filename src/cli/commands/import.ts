@@ -1,9 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import { resolveCaptureConfig } from '../../core/config/captureConfig';
 import { MemoryError } from '../../core/errors';
+import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { createStreamLogger } from '../../core/logger';
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
+import { importTranscriptFileStreamed } from '../../core/capture/transcriptStream';
 import { isTranscriptFormat, parseTranscript } from '../../core/capture/transcriptFormat';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
@@ -12,13 +13,16 @@ import type { CliCommand } from '../run';
 import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
 import type { PipelineCliOptions } from './ingest';
 
-/** Reads a transcript file, refusing a missing or oversized one with a coded error. */
+/**
+ * Reads a transcript file, refusing a missing, oversized or never-ending one (pipes, devices) and
+ * invalid UTF-8 with a coded error.
+ */
 export function readTranscriptFile(file: string, maxBytes: number): string {
-  let size: number;
-  try { size = statSync(file).size; } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
-  if (size > maxBytes) throw new MemoryError('E_INVALID_INPUT', `${file} is larger than ${maxBytes} bytes; not imported.`, { size });
-  try { return readFileSync(file, 'utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
+  return readTextFileBounded(file, maxBytes);
 }
+
+/** A long import reports its progress on stderr this often. */
+const PROGRESS_EVERY_MS = 5_000;
 
 function describe(r: ImportReport): string {
   return `imported ${r.format} transcript: ${r.turns} turn(s), ${r.memoriesCreated} new memor${r.memoriesCreated === 1 ? 'y' : 'ies'}, ${r.duplicates} already known (session ${r.sessionKey})\n`;
@@ -42,13 +46,21 @@ export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand 
     const format = formatFlag(args);
     const project = stringFlag(args, 'project');
     const capture = resolveCaptureConfig();
-    const transcript = parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) });
     const llm = (options.llm ?? cliLlm)(args);
     const embedder = cliEmbedder(options);
     const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
     try {
       const report = await withCliStore(args, async (store) => {
-        const r = await importTranscript(store, transcript, { remember: cliRememberDeps(embedder), capture }, project ? { project } : {});
+        const deps = { remember: cliRememberDeps(embedder), capture };
+        // JSONL transcripts are streamed in batches (bounded memory, resumable); a VS Code export is one document.
+        let lastReport = performance.now();
+        const onProgress = (p: { lines: number; turnsRecorded: number; bytes: number }): void => {
+          if (performance.now() - lastReport < PROGRESS_EVERY_MS) return;
+          lastReport = performance.now();
+          io.stderr(`agent-memory: ${p.lines} lines read (${p.bytes} bytes), ${p.turnsRecorded} turns recorded…\n`);
+        };
+        const streamed = await importTranscriptFileStreamed(store, file, deps, { onProgress, ...(project ? { project } : {}), ...(format ? { format } : {}) });
+        const r = streamed ?? await importTranscript(store, parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) }), deps, project ? { project } : {});
         if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settlePipeline(store, embedder, llm, logger, io);
         return r;
       });

@@ -1,17 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { systemClock } from '../../core/clock';
 import { DEFAULT_EXTRACTION_CONFIG } from '../../core/config/extractionConfig';
 import { DEFAULT_GRAPH_CONFIG } from '../../core/config/graphConfig';
 import { DEFAULT_JOBS_CONFIG } from '../../core/config/jobsConfig';
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { MemoryError } from '../../core/errors';
 import type { LlmClient } from '../../core/hostContext';
-import { parseJsonl, ingestMemories } from '../../core/ingest/jsonlIngest';
+import { readTextFileBounded } from '../../core/ingest/boundedRead';
+import { INGEST_MAX_FILE_BYTES, parseJsonl, ingestMemories } from '../../core/ingest/jsonlIngest';
 import { JobWorker } from '../../core/jobs/jobWorker';
 import { createPipelineHandlers } from '../../core/jobs/pipelineHandlers';
 import { parseLeaseOwner } from '../../core/jobs/leaseOwner';
 import { drainUntilSettled } from '../../core/jobs/settle';
 import type { SettleWait } from '../../core/jobs/settle';
 import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
+import { withPromptRedaction } from '../../core/llm/redactingLlm';
 import { createStreamLogger } from '../../core/logger';
 import type { Logger } from '../../core/logger';
 import type { Embedder } from '../../core/models/embedder';
@@ -42,7 +44,7 @@ export function cliLlm(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): 
   if (!url && !model) return undefined;
   if (!url || !model) throw new MemoryError('E_USAGE', 'An LLM needs both --llm-url and --llm-model (or AGENT_MEMORY_LLM_URL and AGENT_MEMORY_LLM_MODEL).');
   const apiKey = env.AGENT_MEMORY_LLM_KEY;
-  return createOpenAiCompatibleClient({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}) });
+  return withPromptRedaction(createOpenAiCompatibleClient({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}) }), DEFAULT_REDACTION_CONFIG);
 }
 
 export function cliEmbedder(options: PipelineCliOptions): Embedder | undefined {
@@ -109,9 +111,7 @@ export function makeIngestCommand(options: PipelineCliOptions = {}): CliCommand 
   return async (args, io) => {
     const file = args.positionals[0];
     if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'ingest needs one JSONL file, e.g. agent-memory ingest memories.jsonl');
-    let text: string;
-    try { text = readFileSync(file, 'utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${file}.`); }
-    const inputs = parseJsonl(text);
+    const inputs = parseJsonl(readTextFileBounded(file, INGEST_MAX_FILE_BYTES));
     const started = performance.now();
     const llm = (options.llm ?? cliLlm)(args);
     const embedder = cliEmbedder(options);

@@ -1,7 +1,7 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import type { CaptureConfig } from '../config/captureConfig';
-import { userMessage } from '../errors';
+import { MemoryError, userMessage } from '../errors';
 import type { Logger } from '../logger';
 import type { Disposable, MemoryStore } from '../store/storeTypes';
 import type { ImportTranscriptDeps } from './transcriptImport';
@@ -42,9 +42,43 @@ const defaultSchedule: Schedule = (fn, ms) => {
   return () => clearTimeout(t);
 };
 
+/** Files and links of the folder (links are checked like change events are, in importOne). */
 async function listFolder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(folder, e.name)).sort();
+  return entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => join(folder, e.name)).sort();
+}
+
+/**
+ * Where `path` really is, when that is a regular file inside `folder` (links resolved on both
+ * sides); undefined for anything that leads out of the folder or is not a file. Startup and
+ * change events both go through this, so a link to /etc/passwd is never read.
+ */
+export async function resolveInsideFolder(folder: string, path: string): Promise<string | undefined> {
+  let root: string;
+  let real: string;
+  try {
+    root = await realpath(folder);
+    real = await realpath(path);
+  } catch {
+    return undefined;
+  }
+  if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  try {
+    return (await lstat(real)).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A failure as it is logged: the code and where (line, field, byte), never a message that might
+ * quote the file (values such as a bad date are echoed in user-facing messages).
+ */
+export function describeFailure(e: unknown): string {
+  if (!(e instanceof MemoryError)) return 'unexpected error';
+  const d = e.details ?? {};
+  const where = ['line', 'field', 'byte', 'size'].filter((k) => d[k] !== undefined).map((k) => `${k} ${String(d[k])}`);
+  return `${e.code}${where.length ? ` at ${where.join(', ')}` : ''}`;
 }
 
 export class ImportFolderWatcher {
@@ -97,12 +131,17 @@ export class ImportFolderWatcher {
 
   private async importOne(path: string): Promise<void> {
     if (this.disposed) return;
+    const real = await resolveInsideFolder(this.deps.folder, path);
+    if (real === undefined) {
+      this.deps.logger.warn(`import folder: ${path} skipped (not a file inside ${this.deps.folder}; links out of the folder are never followed)`);
+      return;
+    }
     try {
-      const result = await importWatchedFile(this.deps.store, path, { ...this.deps.importDeps, ...(this.deps.fs ? { fs: this.deps.fs } : {}), ...(this.deps.project ? { project: this.deps.project } : {}) }, this.deps.capture);
+      const result = await importWatchedFile(this.deps.store, real, { ...this.deps.importDeps, ...(this.deps.fs ? { fs: this.deps.fs } : {}), ...(this.deps.project ? { project: this.deps.project } : {}) }, this.deps.capture);
       if (result.report) this.deps.logger.info(`import folder: ${path}: ${result.report.turns} turn(s), ${result.report.memoriesCreated} new memories`);
       this.deps.onImported?.(result);
     } catch (e) {
-      this.deps.logger.warn(`import folder: ${path} not imported (${userMessage(e)})`);
+      this.deps.logger.warn(`import folder: ${path} not imported (${describeFailure(e)})`);
       try { this.deps.onError?.(path, e); } catch { /* a failing listener must not break the queue */ }
     }
   }

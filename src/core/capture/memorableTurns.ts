@@ -76,17 +76,34 @@ function excerpt(text: string | undefined, max: number): string {
   return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
+/** What the summary of an imported session is made of (a streamed import keeps only these). */
+export interface SessionSummaryParts {
+  readonly format: Transcript['format'];
+  readonly title?: string;
+  readonly startedAt?: string;
+  readonly counts: Readonly<Record<TranscriptTurn['role'], number>>;
+  readonly firstUserText?: string;
+  readonly lastAnswerText?: string;
+}
+
 /** The one summary memory of an imported session: what it was, when, how long, how it began and ended. */
 export function sessionSummaryText(t: Transcript, capture: CaptureConfig, project: string | undefined): string {
   const count = (role: TranscriptTurn['role']): number => t.turns.filter((x) => x.role === role).length;
-  const firstUser = t.turns.find((x) => x.role === 'user');
-  const lastAnswer = [...t.turns].reverse().find((x) => x.role === 'assistant');
+  return sessionSummaryFromParts({
+    format: t.format, ...(t.title ? { title: t.title } : {}), ...(t.startedAt ? { startedAt: t.startedAt } : {}),
+    counts: { user: count('user'), assistant: count('assistant'), tool: count('tool') },
+    ...(t.turns.find((x) => x.role === 'user') ? { firstUserText: t.turns.find((x) => x.role === 'user')?.text } : {}),
+    ...([...t.turns].reverse().find((x) => x.role === 'assistant') ? { lastAnswerText: [...t.turns].reverse().find((x) => x.role === 'assistant')?.text } : {}),
+  }, capture, project);
+}
+
+export function sessionSummaryFromParts(p: SessionSummaryParts, capture: CaptureConfig, project: string | undefined): string {
   const parts = [
-    `Imported ${formatLabel(t.format)} session${t.title ? ` "${t.title}"` : ''}${project ? ` in ${project}` : ''}${t.startedAt ? ` from ${t.startedAt.slice(0, 10)}` : ''}:`,
-    `${count('user')} request(s), ${count('assistant')} answer(s), ${count('tool')} tool step(s).`,
+    `Imported ${formatLabel(p.format)} session${p.title ? ` "${p.title}"` : ''}${project ? ` in ${project}` : ''}${p.startedAt ? ` from ${p.startedAt.slice(0, 10)}` : ''}:`,
+    `${p.counts.user} request(s), ${p.counts.assistant} answer(s), ${p.counts.tool} tool step(s).`,
   ];
-  const first = excerpt(firstUser?.text, capture.summaryExcerptChars);
-  const last = excerpt(lastAnswer?.text, capture.summaryExcerptChars);
+  const first = excerpt(p.firstUserText, capture.summaryExcerptChars);
+  const last = excerpt(p.lastAnswerText, capture.summaryExcerptChars);
   if (first) parts.push(`First request: "${first}".`);
   if (last) parts.push(`Last answer: "${last}".`);
   return parts.join(' ');

@@ -6,8 +6,9 @@ import { redactSecrets } from '../memory/redaction';
 import { rememberInTransaction } from '../memory/remember';
 import type { RememberDeps, RememberInput } from '../memory/remember';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
-import { appendTurn, getSession, insertSession, MAX_SESSION_KEY, validateSessionKey } from '../sessions/sessionRecords';
+import { appendTurns, getSession, insertSession, MAX_SESSION_KEY, validateSessionKey } from '../sessions/sessionRecords';
 import { formatLabel, memorableStatements, sessionSummaryText } from './memorableTurns';
+import type { MemorableStatement } from './memorableTurns';
 import type { Transcript } from './transcriptTypes';
 
 /**
@@ -59,41 +60,68 @@ export function importedSessionKey(t: Transcript): string {
 
 const turnRowId = (sessionKey: string, turnKey: string): string => createHash('sha256').update(`${sessionKey}\u0000${turnKey}`).digest('hex').slice(0, 32);
 
-function recordSession(db: SqlWriter, t: Transcript, key: string, project: string | undefined, summary: string, nowIso: string, agentId: string, redaction: RememberDeps['redaction']): number {
+/**
+ * Records the turns not recorded yet (row ids derive from the session key and each turn's key, so
+ * a repeated or resumed import adds only what is missing); creates the session row, already ended,
+ * on first use, so a half-done streamed import is never taken for a live session.
+ */
+export function recordTurns(db: SqlWriter, t: Transcript, key: string, project: string | undefined, agentId: string, redaction: RememberDeps['redaction']): number {
   if (!db.hasTable('sessions') || !db.hasTable('session_turns')) return 0;
-  const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp ?? nowIso;
-  if (!getSession(db, key)) insertSession(db, { sessionKey: key, agentId, project: project ?? null, harness: formatLabel(t.format), nowIso: started, focalEntityIds: [] });
-  let recorded = 0;
+  const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp;
+  if (!getSession(db, key)) {
+    const at = started ?? new Date(0).toISOString();
+    insertSession(db, { sessionKey: key, agentId, project: project ?? null, harness: formatLabel(t.format), nowIso: at, focalEntityIds: [] }, redaction);
+    db.run("UPDATE sessions SET status = 'ended', end_step = 'done', end_reason = ?, ended_at = ? WHERE session_key = ?", [IMPORTED_END_REASON, at, key]);
+  }
+  const fresh: { role: string; text: string; nowIso: string; id: string }[] = [];
   for (const turn of t.turns) {
     const id = turnRowId(key, turn.key);
     if (db.get('SELECT 1 AS found FROM session_turns WHERE id = ?', [id])) continue;
-    // the recorded transcript is redacted like memories are: no secret is stored anywhere
-    appendTurn(db, key, turn.role, redactSecrets(turn.text, redaction).text, turn.timestamp ?? started, id);
-    recorded++;
+    fresh.push({ role: turn.role, text: turn.text, nowIso: turn.timestamp ?? started ?? new Date(0).toISOString(), id });
   }
-  const last = [...t.turns].reverse().find((x) => x.timestamp)?.timestamp ?? started;
+  // the recorded transcript is redacted like memories are (appendTurns redacts): no secret is stored anywhere
+  return appendTurns(db, key, fresh, redaction);
+}
+
+/** Marks the imported session ended with its summary and the time of its last turn. */
+export function finishImportedSession(db: SqlWriter, key: string, summary: string, lastAt: string, nowIso: string, redaction: RememberDeps['redaction']): void {
+  if (!db.hasTable('sessions')) return;
   db.run(`UPDATE sessions SET status = 'ended', end_step = 'done', end_reason = COALESCE(end_reason, ?), summary = COALESCE(summary, ?),
           ended_at = CASE WHEN ended_at IS NULL OR ended_at < ? THEN ? ELSE ended_at END, updated_at = ? WHERE session_key = ?`,
-  [IMPORTED_END_REASON, summary ? redactSecrets(summary, redaction).text : null, last, last, nowIso, key]);
+  [IMPORTED_END_REASON, summary ? redactSecrets(summary, redaction).text : null, lastAt, lastAt, nowIso, key]);
+}
+
+function recordSession(db: SqlWriter, t: Transcript, key: string, project: string | undefined, summary: string, nowIso: string, agentId: string, redaction: RememberDeps['redaction']): number {
+  const recorded = recordTurns(db, t.startedAt || t.turns.some((x) => x.timestamp) ? t : { ...t, startedAt: nowIso }, key, project, agentId, redaction);
+  const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp ?? nowIso;
+  const last = [...t.turns].reverse().find((x) => x.timestamp)?.timestamp ?? started;
+  finishImportedSession(db, key, summary, last, nowIso, redaction);
   return recorded;
 }
 
-/** The import inside an open transaction (the folder watcher adds its ledger update to the same one). */
-export function importTranscriptInTransaction(db: SqlWriter, t: Transcript, deps: ImportTranscriptDeps, options: ImportTranscriptOptions = {}): ImportReport {
-  const key = validateSessionKey(importedSessionKey(t));
-  const project = options.project ?? t.project;
+/** The memories a transcript's statements and summary become (shared by the whole-file and the streamed import). */
+export function importInputs(t: Pick<Transcript, 'format' | 'startedAt'>, key: string, statements: readonly MemorableStatement[], summary: string, deps: ImportTranscriptDeps, project: string | undefined, withSummary: boolean): RememberInput[] {
   const agentId = deps.agentId ?? 'default';
-  const nowIso = isoFromMs(deps.remember.clock.now());
   const base = { sourceType: TRANSCRIPT_SOURCE_TYPE, sessionKey: key, agentId, tags: ['imported', t.format], ...(project ? { project } : {}) };
-  const inputs: RememberInput[] = memorableStatements(t, deps.capture, deps.extraction).map((s) => ({
+  const inputs: RememberInput[] = statements.map((s) => ({
     ...base, content: s.content, type: s.type, importance: s.importance, sourceId: `${key}:${s.turnKey}:${s.index}`,
     who: s.role === 'user' ? 'user' : formatLabel(t.format), why: `said in an imported ${formatLabel(t.format)} session`,
     ...(s.timestamp ?? t.startedAt ? { createdAt: s.timestamp ?? t.startedAt } : {}),
   }));
-  const summary = t.turns.some((x) => x.role === 'user') ? sessionSummaryText(t, deps.capture, project) : '';
-  if (summary && options.summary !== false) {
+  if (summary && withSummary) {
     inputs.push({ ...base, content: summary, type: 'session_summary', importance: deps.capture.summaryImportance, sourceId: `${key}:summary`, who: formatLabel(t.format), why: 'summary of an imported session', ...(t.startedAt ? { createdAt: t.startedAt } : {}) });
   }
+  return inputs;
+}
+
+/** The import inside an open transaction (the folder watcher adds its ledger update to the same one). */
+export function importTranscriptInTransaction(db: SqlWriter, t: Transcript, deps: ImportTranscriptDeps, options: ImportTranscriptOptions = {}): ImportReport {
+  const key = validateSessionKey(importedSessionKey(t), deps.remember.redaction);
+  const project = options.project ?? t.project;
+  const agentId = deps.agentId ?? 'default';
+  const nowIso = isoFromMs(deps.remember.clock.now());
+  const summary = t.turns.some((x) => x.role === 'user') ? sessionSummaryText(t, deps.capture, project) : '';
+  const inputs = importInputs(t, key, memorableStatements(t, deps.capture, deps.extraction), summary, deps, project, options.summary !== false);
   let memoriesCreated = 0;
   let duplicates = 0;
   const memoryIds: string[] = [];

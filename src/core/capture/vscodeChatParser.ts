@@ -66,8 +66,10 @@ export function isVsCodeChat(v: unknown): v is Record<string, unknown> {
 
 export function parseVsCodeChat(text: string, options: ParseOptions): Transcript {
   let v: unknown;
-  try { v = JSON.parse(text); } catch (e) {
-    throw invalid(`VS Code chat export: not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : 'parse error'}).`, { field: '$' });
+  // JSON.parse's own message quotes the text it choked on; a file's contents never go into a
+  // message that may be logged (a watched folder can hold anything), so only the fact is reported.
+  try { v = JSON.parse(text); } catch {
+    throw invalid('VS Code chat export: not valid JSON.', { field: '$' });
   }
   if (!isRecord(v)) throw invalid('VS Code chat export: expected a JSON object with a \'requests\' array.', { field: '$' });
   if (!Array.isArray(v.requests)) throw invalid("VS Code chat export: field 'requests' is missing or not an array.", { field: 'requests' });

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import type { CaptureConfig } from '../config/captureConfig';
+import { decodeUtf8Strict } from '../memory/textValidation';
 import type { MemoryStore } from '../store/storeTypes';
 import { readLedger, writeLedger } from './importLedger';
 import type { LedgerEntry } from './importLedger';
@@ -76,7 +77,7 @@ export async function importWatchedFile(store: MemoryStore, path: string, deps: 
   const jsonl = path.toLowerCase().endsWith('.jsonl');
   if (ledger && ledger.size === st.size && ledger.mtimeMs === st.mtimeMs) return { path, report: undefined, fromOffset: ledger.offset, toOffset: ledger.offset };
   if (!jsonl) {
-    const text = decoder.decode(await fs.read(path, 0, st.size));
+    const text = decodeUtf8Strict(await fs.read(path, 0, st.size), path);
     const t = parseTranscript(text, { format: 'vscode', maxTurnChars: capture.maxTurnChars });
     const entry: LedgerEntry = { path, format: 'vscode', identity: fileIdentity(text), sessionId: t.sessionId, offset: st.size, lines: 0, size: st.size, mtimeMs: st.mtimeMs };
     const report = await store.write('transcript-import', (db) => {
@@ -96,7 +97,7 @@ export async function importWatchedFile(store: MemoryStore, path: string, deps: 
   const bytes = await fs.read(path, start, st.size);
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   if (end === 0) return { path, report: undefined, fromOffset: start, toOffset: start };
-  const chunk = decoder.decode(bytes.subarray(0, end));
+  const chunk = decodeUtf8Strict(bytes.subarray(0, end), path, start);
   const firstLineNo = (resume && ledger ? ledger.lines : 0) + 1;
   const lines = firstLineNo - 1 + countNewlines(bytes.subarray(0, end));
   const base = resume && ledger ? ledger : undefined;

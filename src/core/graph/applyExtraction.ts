@@ -1,3 +1,5 @@
+import { DEFAULT_REDACTION_CONFIG } from '../config/redactionConfig';
+import { redactSecrets } from '../memory/redaction';
 import { isEdgeKind, isEmptyPayload, isEntityType, isFactType, nameKey } from '../extraction/contract';
 import type { ExtractionPayload } from '../extraction/contract';
 import type { SqlWriter } from '../store/storeTypes';
@@ -29,14 +31,29 @@ const EMPTY: ExtractionApplySummary = {
 };
 
 /**
+ * Every free-text field of a payload, redacted (docs/ingest.md "Redaction"): an LLM extractor can
+ * echo or invent a secret, and graph rows are store files like any other. Names are redacted the
+ * same way wherever they appear, so relations and facts still find their entities.
+ */
+function redactPayload(p: ExtractionPayload): ExtractionPayload {
+  const r = <T>(v: T): T => (typeof v === 'string' ? redactSecrets(v, DEFAULT_REDACTION_CONFIG).text as T : v);
+  return {
+    ...(p.entities ? { entities: p.entities.map((e) => ({ ...e, name: r(e.name), description: r(e.description) })) } : {}),
+    ...(p.relations ? { relations: p.relations.map((x) => ({ ...x, from: r(x.from), to: r(x.to), instruction: r(x.instruction) })) } : {}),
+    ...(p.facts ? { facts: p.facts.map((f) => ({ ...f, entity: r(f.entity), content: r(f.content), aspect: r(f.aspect), group_key: r(f.group_key), claim_key: r(f.claim_key) })) } : {}),
+  };
+}
+
+/**
  * Applies an extraction payload for its source memories (seed 001 applyConceptExtraction):
  * an existing concept is confirmed (mentions up, provenance added, content kept), never
  * replaced; relations are keyed by (from, to, type) and a repeat updates the instruction;
  * relations to undeclared endpoints are dropped; self relations ignored; every kind is
  * re-checked before insert (out-of-enum items skipped); an empty payload writes nothing.
  */
-export function applyExtractionPayload(db: SqlWriter, ctx: GraphWriteContext, sources: readonly string[], payload: ExtractionPayload, origin: PayloadOrigin): ExtractionApplySummary {
-  if (isEmptyPayload(payload)) return EMPTY;
+export function applyExtractionPayload(db: SqlWriter, ctx: GraphWriteContext, sources: readonly string[], given: ExtractionPayload, origin: PayloadOrigin): ExtractionApplySummary {
+  if (isEmptyPayload(given)) return EMPTY;
+  const payload = redactPayload(given);
   const s = { ...EMPTY, skipped: [] as { item: string; reason: string }[], factAttributeIds: [] as (string | null)[] };
   const ids = new Map<string, string>();
   for (const [i, e] of (payload.entities ?? []).entries()) {

@@ -1,3 +1,5 @@
+import { DEFAULT_REDACTION_CONFIG } from '../config/redactionConfig';
+import { redactSecrets } from '../memory/redaction';
 import type { JobsConfig } from '../config/jobsConfig';
 import { completeJob, enqueueJob, failJob, JOB_TYPES, leaseJobs } from '../jobs/jobQueue';
 import type { JobRecord, JobStatus } from '../jobs/jobQueue';
@@ -41,12 +43,12 @@ export function completeHintsJob(db: SqlWriter, job: HintsJob, owner: string, hi
   return written;
 }
 
-/** Inserts hints of a live memory (deduped by UNIQUE(memory_id, hint)); returns how many were new. */
+/** Inserts hints of a live memory (redacted: an LLM wrote them; deduped by UNIQUE(memory_id, hint)); returns how many were new. */
 export function writeHints(db: SqlWriter, memoryId: string, agentId: string, hints: readonly string[], nowMs: number, newId: () => string): number {
   let written = 0;
   const nowIso = new Date(nowMs).toISOString();
   if (!db.get('SELECT 1 AS found FROM memories WHERE id = ? AND is_deleted = 0', [memoryId])) return 0;
-  for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), memoryId, agentId, h, nowIso]).changes;
+  for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), memoryId, agentId, redactSecrets(h, DEFAULT_REDACTION_CONFIG).text, nowIso]).changes;
   return written;
 }
 

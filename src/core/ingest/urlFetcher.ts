@@ -61,7 +61,7 @@ async function checkTarget(url: URL, cfg: FetchConfig, deps: FetchDeps): Promise
   if (!addresses.length) throw new MemoryError('E_FETCH_FAILED', `Could not resolve ${host}.`);
   const refused = addresses.find((a) => isPrivateAddress(a.address) && !cfg.allowPrivateAddresses && !deps.permitAddress?.(a.address, host));
   if (refused) {
-    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it resolves to a loopback, private or link-local address (enable private addresses in the settings to allow it).`, { address: refused.address });
+    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it resolves to a loopback, private, reserved or this machine's own address (see docs/ingest.md; enable private addresses in the settings to allow it).`, { address: refused.address });
   }
   return addresses[0] as ResolvedAddress;
 }

@@ -84,10 +84,22 @@ export function contentHash(content: string): string {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Validates an ISO-8601 timestamp and returns it in canonical UTC form. */
+const daysInMonth = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/**
+ * Validates an ISO-8601 timestamp and returns it in canonical UTC form. Every field is range
+ * checked: Date.parse rolls "2026-02-30" over to March 2, which would silently store another day.
+ */
 export function canonicalIso(value: string, field = 'createdAt'): string {
   const ms = Date.parse(value);
-  if (!ISO.test(value) || Number.isNaN(ms)) throw new MemoryError('E_INVALID_INPUT', `${field} must be an ISO-8601 time such as 2026-01-31T09:00:00Z (got '${value}').`);
+  const shape = `${field} must be an ISO-8601 time such as 2026-01-31T09:00:00Z (got '${value}').`;
+  if (!ISO.test(value) || Number.isNaN(ms)) throw new MemoryError('E_INVALID_INPUT', shape);
+  const [y, mo, d, h, mi, s] = (/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value) ?? []).slice(1).map((g) => Number(g ?? 0)) as [number, number, number, number, number, number];
+  const offset = /([+-])(\d{2}):(\d{2})$/.exec(value);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59
+    || (offset && (Number(offset[2]) > 23 || Number(offset[3]) > 59))) {
+    throw new MemoryError('E_INVALID_INPUT', `${field} is not a real time (got '${value}'): check the day of the month and the hours.`);
+  }
   return new Date(ms).toISOString();
 }
 

@@ -14,6 +14,7 @@ import type { MemoryStore, SqlReader, SqlWriter } from '../store/storeTypes';
 import { chunkContent } from './chunking';
 import { canonicalIso, contentHash, insertMemory, storageContent } from './memoryRecords';
 import { redactSecrets } from './redaction';
+import { assertStorableText } from './textValidation';
 
 /**
  * remember(): the write path (issue 5 §1; signet-spec §2.1–2.2). Secrets are redacted first, so
@@ -84,14 +85,53 @@ function existingBy(db: SqlReader, column: 'source_id' | 'idempotency_key', valu
 
 const chunkKey = (key: string, i: number): string => `${key}:chunk:${i}`;
 
+/** Fields besides content that are stored as text and may carry a pasted secret. */
+const REDACTED_FIELDS = ['type', 'sourceId', 'sourceType', 'idempotencyKey', 'sessionKey', 'project', 'scope', 'agentId', 'who', 'why'] as const;
+
+const TEXT_FIELDS = ['content', 'type', 'sourceId', 'sourceType', 'idempotencyKey', 'createdAt', 'sessionKey', 'project', 'scope', 'agentId', 'who', 'why'] as const;
+
+/** Every text field must survive storage unchanged (textValidation.ts): no NUL, no lone surrogate. */
+function assertStorableInput(input: RememberInput): void {
+  for (const k of TEXT_FIELDS) {
+    const v = input[k];
+    if (typeof v === 'string') assertStorableText(v, k);
+  }
+  for (const t of input.tags ?? []) if (typeof t === 'string') assertStorableText(t, 'a tag');
+}
+
+/**
+ * Every stored text field of the input, redacted (content is redacted separately, after
+ * normalisation). Redaction is deterministic, so a source id or session key holding a secret
+ * still dedups and matches against its own earlier, redacted copy.
+ */
+function redactFields(input: RememberInput, config: RedactionConfig): { input: RememberInput; rules: string[] } {
+  const rules = new Set<string>();
+  const red = (v: string): string => {
+    const r = redactSecrets(v, config);
+    for (const n of r.rules) rules.add(n);
+    return r.text;
+  };
+  const out: Record<string, unknown> = { ...input };
+  for (const k of REDACTED_FIELDS) {
+    const v = input[k];
+    if (typeof v === 'string') out[k] = red(v);
+  }
+  if (input.tags) out.tags = input.tags.map((t) => (typeof t === 'string' ? red(t) : t));
+  return { input: out as unknown as RememberInput, rules: [...rules] };
+}
+
 /** The write path inside an open transaction (batch ingest calls this once per memory). */
-export function rememberInTransaction(db: SqlWriter, input: RememberInput, deps: RememberDeps): RememberResult {
+export function rememberInTransaction(db: SqlWriter, given: RememberInput, deps: RememberDeps): RememberResult {
+  assertStorableInput(given);
+  const fields = redactFields(given, deps.redaction);
+  const input = fields.input;
   const raw = storageContent(typeof input.content === 'string' ? input.content : '');
   if (!raw) throw new MemoryError('E_INVALID_INPUT', 'A memory needs some text.');
   const createdAt = input.createdAt === undefined ? isoFromMs(deps.clock.now()) : canonicalIso(input.createdAt);
-  const red = redactSecrets(raw, deps.redaction);
-  const content = red.text;
-  const dup = (id: string, by: RememberResult['dedupedBy']): RememberResult => ({ id, duplicate: true, dedupedBy: by, chunkIds: [id], redacted: red.rules });
+  const redContent = redactSecrets(raw, deps.redaction);
+  const content = redContent.text;
+  const redactedRules = [...new Set([...redContent.rules, ...fields.rules])];
+  const dup = (id: string, by: RememberResult['dedupedBy']): RememberResult => ({ id, duplicate: true, dedupedBy: by, chunkIds: [id], redacted: redactedRules });
   if (input.sourceId !== undefined) {
     const id = existingBy(db, 'source_id', [input.sourceId, chunkKey(input.sourceId, 0)], input, "AND COALESCE(source_type, '') = ?");
     if (id) return dup(id, 'source_id');
@@ -127,7 +167,7 @@ export function rememberInTransaction(db: SqlWriter, input: RememberInput, deps:
     if (deps.enqueue.hints) enqueueJob(db, { type: JOB_TYPES.hints, memoryId: out.id }, now, newId, deps.jobs);
   });
   if (ids.length > 1) linkChunkGroup(db, deps, ids, input.agentId);
-  return { id: ids[0] as string, duplicate: false, dedupedBy: null, chunkIds: ids, redacted: red.rules };
+  return { id: ids[0] as string, duplicate: false, dedupedBy: null, chunkIds: ids, redacted: redactedRules };
 }
 
 /** Chunks share one chunk_group entity, each linked with mention_text 'chunk' and confidence 1 (spec §2.2). */

@@ -1,3 +1,5 @@
+import { DEFAULT_REDACTION_CONFIG } from '../config/redactionConfig';
+import type { RedactionConfig } from '../config/redactionConfig';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { FeedbackConfig } from '../config/feedbackConfig';
@@ -45,6 +47,8 @@ export interface SessionServiceDeps {
   readonly propagate?: PropagateMemoryStatus;
   readonly telemetry?: FeedbackTelemetry;
   readonly newId?: () => string;
+  /** Rules applied to session keys and turn text before they are stored (default: the built-in rules). */
+  readonly redaction?: RedactionConfig;
 }
 
 export interface SessionStartOptions {
@@ -78,6 +82,10 @@ export class SessionService {
   private readonly ending = new Map<string, Promise<SessionEndReport | undefined>>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
+  private get redaction(): RedactionConfig {
+    return this.deps.redaction ?? DEFAULT_REDACTION_CONFIG;
+  }
+
   constructor(private readonly deps: SessionServiceDeps) {
     this.agentId = deps.agentId ?? 'default';
     this.newId = deps.newId ?? randomUUID;
@@ -94,7 +102,7 @@ export class SessionService {
   }
 
   async start(options: SessionStartOptions = {}): Promise<SessionStartResult> {
-    const key = validateSessionKey(options.sessionKey ?? this.newId());
+    const key = validateSessionKey(options.sessionKey ?? this.newId(), this.redaction);
     const project = options.project ?? null;
     const existing = this.deps.store.read((db) => getSession(db, key));
     if (existing && existing.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has already ended; start a new one.`);
@@ -117,13 +125,13 @@ export class SessionService {
 
   /** Records one turn of the transcript; the session must be active. Returns the turn's sequence number. */
   async turn(sessionKey: string, role: 'user' | 'assistant' | 'tool', text: string): Promise<number> {
-    const key = validateSessionKey(sessionKey);
+    const key = validateSessionKey(sessionKey, this.redaction);
     if (!text.trim()) throw new MemoryError('E_INVALID_INPUT', 'A turn needs some text.');
     return this.deps.store.write('session-turn', (db) => {
       const s = getSession(db, key);
       if (!s) throw new MemoryError('E_NOT_FOUND', `No session '${key}'. Start one first.`);
       if (s.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has ended.`);
-      return appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId());
+      return appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId(), this.redaction);
     });
   }
 
@@ -132,7 +140,7 @@ export class SessionService {
    * window is ending it right now. Ending an ended session returns undefined as well.
    */
   async end(sessionKey: string, reason: EndReason = 'explicit'): Promise<SessionEndReport | undefined> {
-    const key = validateSessionKey(sessionKey);
+    const key = validateSessionKey(sessionKey, this.redaction);
     const inFlight = this.ending.get(key);
     if (inFlight) return inFlight;
     const run = this.runEnd(key, reason).finally(() => { this.ending.delete(key); this.mine.delete(key); });

@@ -1,4 +1,5 @@
 import type { Extractor } from '../extraction/llmExtractor';
+import { redactSecrets } from '../memory/redaction';
 import { rememberInTransaction } from '../memory/remember';
 import type { RememberDeps } from '../memory/remember';
 import type { MemoryStore } from '../store/storeTypes';
@@ -17,8 +18,11 @@ export const SESSION_FACT_MAX_IMPORTANCE = 0.5;
 export function createTranscriptCapture(store: MemoryStore, extractor: Extractor, rememberDeps: RememberDeps): SessionCapture {
   return {
     async capture(input) {
-      const userText = input.transcript.split('\n').filter((l) => l.startsWith('User: ')).map((l) => l.slice(6)).join('\n');
-      const result = await extractor.extract(userText || input.transcript);
+      // Stores written before turns were redacted may still hold raw turns: redact again before
+      // the text can reach an extractor, which may be a remote LLM.
+      const transcript = redactSecrets(input.transcript, rememberDeps.redaction).text;
+      const userText = transcript.split('\n').filter((l) => l.startsWith('User: ')).map((l) => l.slice(6)).join('\n');
+      const result = await extractor.extract(userText || transcript);
       const facts = result.payload.facts ?? [];
       const ids = await store.write('session-capture', (db) => {
         const out: string[] = [];
@@ -32,7 +36,7 @@ export function createTranscriptCapture(store: MemoryStore, extractor: Extractor
         }
         return out;
       });
-      return { summary: heuristicSummary(input.transcript), memoryIds: ids };
+      return { summary: heuristicSummary(transcript), memoryIds: ids };
     },
   };
 }

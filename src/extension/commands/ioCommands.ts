@@ -10,11 +10,14 @@ import type { ExportFormat } from '../../core/capture/memoryExport';
 import { detectTranscriptFormat, parseTranscript } from '../../core/capture/transcriptFormat';
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
+import { importTranscriptFileStreamed } from '../../core/capture/transcriptStream';
 import { MemoryError } from '../../core/errors';
+import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { ingestMemories, parseJsonl } from '../../core/ingest/jsonlIngest';
 import type { IngestResult } from '../../core/ingest/jsonlIngest';
 import { ingestUrl } from '../../core/ingest/urlIngest';
 import type { UrlIngestResult } from '../../core/ingest/urlIngest';
+import { decodeUtf8Strict } from '../../core/memory/textValidation';
 import { parseMarkdownMemories } from '../io/markdownImport';
 import { AGENT_ID } from '../memoryActions';
 import type { Services } from '../services';
@@ -55,16 +58,28 @@ async function readText(services: Services, uri: vscode.Uri): Promise<string> {
   const max = services.settings().capture.maxFileBytes;
   let stat: vscode.FileStat;
   try { stat = await vscode.workspace.fs.stat(uri); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
-  if (stat.size > max) throw new MemoryError('E_INVALID_INPUT', `${vscode.workspace.asRelativePath(uri)} is larger than ${max} bytes; not imported.`);
-  try { return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
+  const label = vscode.workspace.asRelativePath(uri);
+  if (stat.size > max) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than ${max} bytes; not imported.`);
+  // A local file is read with the cap enforced on bytes read (a FIFO or device reports size 0).
+  if (uri.scheme === 'file') return readTextFileBounded(uri.fsPath, max, label);
+  let bytes: Uint8Array;
+  try { bytes = await vscode.workspace.fs.readFile(uri); } catch { throw new MemoryError('E_NOT_FOUND', `Cannot read ${uri.fsPath}.`); }
+  if (bytes.length > max) throw new MemoryError('E_INVALID_INPUT', `${label} is larger than ${max} bytes; not imported.`);
+  return decodeUtf8Strict(bytes, label);
 }
 
 /** A transcript of another agent (VS Code chat export, Claude Code JSONL, generic JSONL) into memories and an ended session. */
-export async function importTranscriptText(services: Services, text: string, label: string): Promise<ImportReport> {
+export async function importTranscriptText(services: Services, text: string, label: string, localPath?: string): Promise<ImportReport> {
   const capture = services.settings().capture;
-  const transcript = parseTranscript(text, { maxTurnChars: capture.maxTurnChars });
   const rt = await services.runtime();
-  const report = await importTranscript(rt.store, transcript, { remember: rt.rememberDeps(), capture }, vscode.workspace.name ? { project: vscode.workspace.name } : {});
+  const deps = { remember: rt.rememberDeps(), capture };
+  const options = vscode.workspace.name ? { project: vscode.workspace.name } : {};
+  // A local JSONL transcript is imported in batches (docs/transcripts.md "Large transcripts"): a
+  // long one never becomes one transaction too large to journal. A VS Code export is read whole.
+  const streamed = localPath === undefined ? undefined
+    : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Importing ${label}` }, (progress) =>
+      importTranscriptFileStreamed(rt.store, localPath, deps, { ...options, onProgress: (p) => progress.report({ message: `${p.turnsRecorded} turns recorded` }) }));
+  const report = streamed ?? await importTranscript(rt.store, parseTranscript(text, { maxTurnChars: capture.maxTurnChars }), deps, options);
   rt.poke();
   inform(`Imported the ${report.format} transcript ${label}: ${report.turns} turns, ${report.memoriesCreated} new memories${report.duplicates ? `, ${report.duplicates} already known` : ''}.`);
   return report;
@@ -90,7 +105,7 @@ export async function importMemories(services: Services, source?: unknown): Prom
   if (!format) throw new MemoryError('E_INVALID_INPUT', 'Import a .jsonl file (memories or a transcript), a .md file, or a VS Code chat export (.json).');
   const text = await readText(services, uri);
   const label = vscode.workspace.asRelativePath(uri);
-  if (format === 'transcript' || (format === 'jsonl' && !looksLikeMemoriesJsonl(text))) return importTranscriptText(services, text, label);
+  if (format === 'transcript' || (format === 'jsonl' && !looksLikeMemoriesJsonl(text))) return importTranscriptText(services, text, label, uri.scheme === 'file' ? uri.fsPath : undefined);
   const inputs = format === 'jsonl' ? parseJsonl(text) : parseMarkdownMemories(text);
   if (inputs.length === 0) throw new MemoryError('E_INVALID_INPUT', `${label} holds no memories.`);
   const rt = await services.runtime();
@@ -106,7 +121,7 @@ export async function importTranscriptCommand(services: Services, source?: unkno
     filters: { Transcripts: ['json', 'jsonl'] },
   }))?.[0];
   if (!uri) return undefined;
-  return importTranscriptText(services, await readText(services, uri), vscode.workspace.asRelativePath(uri));
+  return importTranscriptText(services, await readText(services, uri), vscode.workspace.asRelativePath(uri), uri.scheme === 'file' ? uri.fsPath : undefined);
 }
 
 export async function rememberUrl(services: Services, url?: unknown): Promise<UrlIngestResult | undefined> {

@@ -24,6 +24,35 @@ import { feedbackLoopSettingsFrom } from '../../core/sessions/feedbackLoopSettin
 
 export type SettingGetter = (key: string) => unknown;
 
+/**
+ * Settings that weaken a safeguard or say where data goes. package.json declares them `machine`
+ * or `application` scoped, and they are read from the user's own settings only (default, then
+ * global): a workspace's settings.json — which arrives with a cloned repository — can neither
+ * turn write confirmations off nor allow private-address fetches, even in a trusted workspace or
+ * an editor that ignores the declared scope (docs/vscode.md "Settings a workspace cannot change").
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = [
+  'tools.confirmWrites', 'fetch.allowPrivateAddresses', 'store.path', 'capture.importFolder', 'models.hubUrl',
+  'llm.provider', 'llm.openaiCompatible.baseUrl', 'llm.openaiCompatible.model',
+];
+
+/** What `WorkspaceConfiguration.inspect` returns, reduced to the levels that matter here. */
+export interface SettingLevels {
+  readonly defaultValue?: unknown;
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/** A getter that reads USER_ONLY_SETTINGS from the user's levels and everything else normally. */
+export function userScopedGetter(get: SettingGetter, inspect: (key: string) => SettingLevels | undefined): SettingGetter {
+  return (key) => {
+    if (!USER_ONLY_SETTINGS.includes(key)) return get(key);
+    const levels = inspect(key);
+    return levels?.globalValue ?? levels?.defaultValue;
+  };
+}
+
 export type LlmProviderName = 'none' | 'vscode' | 'openai-compatible';
 export const LLM_PROVIDERS: readonly LlmProviderName[] = ['none', 'vscode', 'openai-compatible'];
 

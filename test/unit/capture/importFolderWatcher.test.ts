@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveCaptureConfig } from '../../../src/core/config/captureConfig';
@@ -158,5 +158,60 @@ describe('capture: import folder watcher', () => {
     assert.ok(first.toOffset > IDENTITY_HEAD_BYTES);
     assert.deepEqual(reads, [[0, IDENTITY_HEAD_BYTES], [first.toOffset, second.toOffset]]);
     assert.equal(second.report?.memoriesCreated, 1);
+  });
+
+  describe('links and logs', () => {
+    let outside: ReturnType<typeof makeTempDir>;
+    let logger: ReturnType<typeof createRecordingLogger>;
+    let linked: ImportFolderWatcher;
+    const secretLine = 'We decided to keep the launch codes here: 0000-SECRET-LINE';
+
+    beforeEach(() => {
+      outside = makeTempDir('am-capture-outside-');
+      writeFileSync(join(outside.dir, 'elsewhere.jsonl'), line({ role: 'user', content: secretLine }));
+      writeFileSync(join(outside.dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+      logger = createRecordingLogger();
+      linked = new ImportFolderWatcher({
+        store, folder: tmp.dir, capture: resolveCaptureConfig({ importFolder: tmp.dir, watchDebounceMs: 500 }), logger,
+        importDeps: { remember: defaultRememberDeps(clock), capture: resolveCaptureConfig() },
+        watch: (_folder, onChange) => { fire = onChange; return { dispose: () => undefined }; },
+        schedule: (fn) => { fn(); return () => undefined; },
+        onImported: (r) => results.push(r),
+      });
+    });
+    afterEach(() => { linked.dispose(); outside.cleanup(); });
+
+    it('never follows a link out of the folder, at startup or on a change event', async () => {
+      symlinkSync(join(outside.dir, 'elsewhere.jsonl'), join(tmp.dir, 'link.jsonl'));
+      const skipped = (): number => logger.lines.filter((l) => /link\.jsonl skipped \(not a file inside .*links out of the folder are never followed\)/.test(l.message)).length;
+      await linked.start();
+      await linked.flush();
+      assert.equal(skipped(), 1, 'skipped at startup');
+      fire(join(tmp.dir, 'link.jsonl'));
+      await linked.flush();
+      assert.ok(skipped() >= 2, 'skipped on the change event');
+      assert.equal(results.length, 0);
+      assert.equal(count('SELECT COUNT(*) AS n FROM memories'), 0);
+    });
+
+    it('follows a link that stays inside the folder', async () => {
+      writeFileSync(join(tmp.dir, 'real.jsonl'), line({ role: 'user', content: 'We decided to use Kafka for events.' }));
+      symlinkSync(join(tmp.dir, 'real.jsonl'), join(tmp.dir, 'alias.jsonl'));
+      await linked.start();
+      await linked.flush();
+      assert.equal(count('SELECT COUNT(*) AS n FROM sessions'), 1, 'the link and its target are one file (one ledger entry)');
+    });
+
+    it('logs where a file failed, never what it holds', async () => {
+      symlinkSync(join(outside.dir, 'passwd'), join(tmp.dir, 'inside-passwd.json'));
+      writeFileSync(join(tmp.dir, 'broken.json'), 'root:x:0:0:root:/root:/bin/bash');
+      writeFileSync(join(tmp.dir, 'bad.jsonl'), line({ role: 'user', content: 'hi', timestamp: 'root:x:0:0' }));
+      await linked.start();
+      await linked.flush();
+      const text = logger.lines.map((l) => l.message).join('\n');
+      assert.match(text, /broken\.json not imported \(E_INVALID_INPUT at field \$\)/);
+      assert.match(text, /bad\.jsonl not imported \(E_INVALID_INPUT at line 1, field timestamp\)/);
+      assert.doesNotMatch(text, /root:x|\/bin\/bash|SECRET-LINE/);
+    });
   });
 });

@@ -31,11 +31,19 @@ describe('JSONL ingest', () => {
     assert.deepEqual([r.ingested, r.duplicates, r.ids.length], [200, 50, 200]);
   });
 
-  it('reports an invalid createdAt with its position and keeps earlier batches', async () => {
+  it('refuses an invalid createdAt while parsing, before anything is written', () => {
+    assert.throws(() => parseJsonl('{"content":"a"}\n{"content":"b","createdAt":"soon"}'), (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT') && /Line 2: 'createdAt'/.test((e as Error).message));
+  });
+
+  it('rolls a failing batch back whole and says exactly what earlier batches committed', async () => {
     const clock = new ManualClock();
     const store = await openMemoryStore({ clock });
-    const inputs = parseJsonl('{"content":"a"}\n{"content":"b","createdAt":"soon"}');
-    await assert.rejects(ingestMemories(store, inputs, defaultRememberDeps(clock)), (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT') && /Memory 2/.test((e as Error).message));
-    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories'))?.n, 0, 'the failing batch is rolled back as a whole');
+    const inputs = Array.from({ length: 150 }, (_, i) => ({ content: `memory number ${i}`, ...(i === 120 ? { createdAt: 'soon' } : {}) }));
+    await assert.rejects(ingestMemories(store, inputs, defaultRememberDeps(clock)),
+      (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT') && /^Memory 121: .*Memories 1 to 100 were stored \(100 new, 0 already known\); nothing from memory 101 on was\./.test((e as Error).message));
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories'))?.n, 100);
+    const bad = Array.from({ length: 2 }, (_, i) => ({ content: `other ${i}`, ...(i === 1 ? { createdAt: 'soon' } : {}) }));
+    await assert.rejects(ingestMemories(store, bad, defaultRememberDeps(clock)), (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT') && /^Memory 2: createdAt/.test((e as Error).message));
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories'))?.n, 100, 'the failing first batch is rolled back as a whole');
   });
 });

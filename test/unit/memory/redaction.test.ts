@@ -61,4 +61,54 @@ describe('secret redaction', () => {
     const r = redactSecrets('password=hunter2', resolveRedactionConfig({ enabled: false }));
     assert.equal(r.text, 'password=hunter2');
   });
+
+  // Fake but realistic secrets, built at run time so no literal secret sits in the repository.
+  const b64 = (n: number, seed: number): string => Array.from({ length: n }, (_, i) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[(i * 7 + seed * 13 + (i * i) % 11) % 64]).join('');
+  const alnum = (n: number, seed: number): string => b64(n, seed).replace(/[+/]/g, 'x');
+
+  it('redacts an AWS secret access key, bare and after its name, but not a git hash', () => {
+    const secret = `wJalr${alnum(30, 1)}K7MDE`;
+    assert.equal(secret.length, 40);
+    const r = redact(`aws_secret_access_key = ${secret}\nalso ${secret.slice(0, 20)}/${secret.slice(21)} here`);
+    assert.ok(!r.text.includes(secret.slice(0, 20)), r.text);
+    const sha = 'e83c5163316f89bfbde7d9ab23ca2e25604af290';
+    assert.equal(redact(`commit ${sha}`).text, `commit ${sha}`);
+  });
+
+  it('redacts a bare JWT, with or without a signature', () => {
+    const jwt = `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIx${alnum(20, 2)}.${alnum(43, 3).replace(/[^A-Za-z0-9]/g, '_')}`;
+    const r = redact(`session cookie ${jwt} expired`);
+    assert.equal(r.text, `session cookie ${REDACTED} expired`);
+    assert.deepEqual(r.rules, ['jwt']);
+    assert.equal(redact('token eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0. unsigned').text, `token ${REDACTED} unsigned`);
+  });
+
+  it('redacts Slack app tokens and webhook URLs', () => {
+    const app = `xapp-1-A0${alnum(10, 4)}-1234567890-${alnum(30, 5)}`;
+    const hook = `https://hooks.slack.com/services/T0${alnum(8, 6)}/B0${alnum(8, 7)}/${alnum(24, 8)}`;
+    const r = redact(`app ${app} posts to ${hook}`);
+    assert.equal(r.text, `app ${REDACTED} posts to https://hooks.slack.com/${REDACTED}`);
+  });
+
+  it('redacts Authorization: Basic credentials and keeps the scheme', () => {
+    const cred = Buffer.from('deploy:correct horse battery').toString('base64');
+    const r = redact(`curl -H "Authorization: Basic ${cred}" https://ci`);
+    assert.equal(r.text, `curl -H "Authorization: Basic ${REDACTED}" https://ci`);
+    assert.equal(redact('basic understanding of the system').text, 'basic understanding of the system');
+  });
+
+  it('redacts Stripe live and test secret keys and npm tokens', () => {
+    const stripe = `sk_live_${alnum(24, 9)}`;
+    const restricted = `rk_test_${alnum(24, 10)}`;
+    const npm = `npm_${alnum(36, 11)}`;
+    const r = redact(`stripe ${stripe} and ${restricted}; .npmrc //registry.npmjs.org/:_authToken ${npm}`);
+    for (const s of [stripe, restricted, npm]) assert.ok(!r.text.includes(s), s);
+    assert.deepEqual(r.rules, ['stripe-key', 'npm-token']);
+  });
+
+  it('redacts a URL password that contains @ and keeps user and host', () => {
+    const r = redact('DATABASE_URL=postgres://app:p@ss@w0rd@db.example.com:5432/main?sslmode=require');
+    assert.equal(r.text, `DATABASE_URL=postgres://app:${REDACTED}@db.example.com:5432/main?sslmode=require`);
+    assert.equal(redact('https://user:pw@example.com/x?token=abc123&page=2').text, `https://user:${REDACTED}@example.com/x?token=${REDACTED}&page=2`);
+  });
 });
