@@ -96,7 +96,7 @@ const commands: Record<string, CliCommand> = {
 const LLM = ['llm-url', 'llm-model'];
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
   help: [], version: [],
-  remember: ['type', 'source-id', 'session', 'project', 'created-at'],
+  remember: ['type', 'source-id', 'session', 'project', 'created-at', 'no-wait'],
   get: ['json'], stats: ['json'],
   recall: ['limit', 'json', 'explain', 'session', 'project', 'only', 'stdin'],
   embed: ['json', 'model', 'models', 'cache'],
@@ -109,6 +109,9 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   fetch: ['allow-private', 'project', 'no-wait', 'json', ...LLM],
   import: ['format', 'project', 'no-wait', 'json', ...LLM],
   export: ['format', 'out', 'project'],
+  store: ['json'],
+  team: ['json', 'project', 'model'],
+  extract: ['json', 'stdin', 'who'],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

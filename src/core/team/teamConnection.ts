@@ -86,7 +86,7 @@ export function teamError(e: unknown, conn: ParsedConnection, password?: string)
   if (code === '3F000' || code === '42P01') {
     return new MemoryError('E_TEAM_SERVER', `The team database ${conn.database} at ${conn.host}:${conn.port} has no Agent Memory schema: run \`agent-memory team init\` with an administrator role first.`, { code });
   }
-  if (OFFLINE_CODES.has(code) || NETWORK_ERRNOS.has(code) || /Connection terminated|timeout|ECONNREFUSED|socket|closed/i.test(message)) {
+  if (OFFLINE_CODES.has(code) || NETWORK_ERRNOS.has(code) || /Connection terminated|connection error|not queryable|shutting down|terminating connection|timeout|ECONNREFUSED|socket|closed/i.test(message)) {
     return new MemoryError('E_TEAM_OFFLINE', `The team server ${conn.host}:${conn.port} cannot be reached (${code || 'connection lost'}); changes wait in the local outbox.`, { code });
   }
   if (code === '3D000') return new MemoryError('E_TEAM_SERVER', `The team server has no database "${conn.database}".`, { code });
