@@ -18,6 +18,7 @@
  * (bench/locomo.ts); each question is asked at the conversation's last session date.
  *
  *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only]
+ * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,24 +77,31 @@ const BARE: SearchConfigInput = {
   dampening: { ...D.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false }, rerank: { ...D.rerank, enabled: false },
 };
 
+/** A stage switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
+function toggle(label: string, on: boolean, input: (on: boolean) => SearchConfigInput): Variant {
+  return v(`${on ? 'no' : 'with'} ${label}`, input(!on));
+}
+
 function variants(): Variant[] {
   const d = DEFAULT_SEARCH_CONFIG;
   return [
     v('full', {}),
     v('lexical-only', {}, 'lexical'),
     v('vector-only', {}, 'vector'),
-    v('no term probing', { lexical: { ...d.lexical, probing: false } }),
-    v('no hints', { hints: { ...d.hints, enabled: false } }),
-    v('no graph boost', { graphBoost: { ...d.graphBoost, enabled: false } }),
-    v('no traversal', { traversal: { ...d.traversal, enabled: false } }),
-    v('no facet coverage', { facets: { ...d.facets, enabled: false } }),
-    v('no temporal prior', { temporalPrior: { ...d.temporalPrior, enabled: false } }),
-    v('no recency tie-break', { recency: { ...d.recency, enabled: false } }),
-    v('no currentness', { currentness: { ...d.currentness, enabled: false } }),
-    v('no gravity', { dampening: { ...d.dampening, gravityEnabled: false } }),
-    v('no hub', { dampening: { ...d.dampening, hubEnabled: false } }),
-    v('no resolution', { dampening: { ...d.dampening, resolutionEnabled: false } }),
-    v('no rerank', { rerank: { ...d.rerank, enabled: false } }),
+    toggle('term probing', d.lexical.probing, (x) => ({ lexical: { ...d.lexical, probing: x } })),
+    toggle('idf-weighted hits', d.lexical.idfHits, (x) => ({ lexical: { ...d.lexical, idfHits: x } })),
+    toggle('cosine normalisation', d.vector.normalise, (x) => ({ vector: { ...d.vector, normalise: x } })),
+    toggle('hints', d.hints.enabled, (x) => ({ hints: { ...d.hints, enabled: x } })),
+    toggle('graph boost', d.graphBoost.enabled, (x) => ({ graphBoost: { ...d.graphBoost, enabled: x } })),
+    toggle('traversal', d.traversal.enabled, (x) => ({ traversal: { ...d.traversal, enabled: x } })),
+    toggle('facet coverage', d.facets.enabled, (x) => ({ facets: { ...d.facets, enabled: x } })),
+    toggle('temporal prior', d.temporalPrior.enabled, (x) => ({ temporalPrior: { ...d.temporalPrior, enabled: x } })),
+    toggle('recency tie-break', d.recency.enabled, (x) => ({ recency: { ...d.recency, enabled: x } })),
+    toggle('currentness', d.currentness.enabled, (x) => ({ currentness: { ...d.currentness, enabled: x } })),
+    toggle('gravity', d.dampening.gravityEnabled, (x) => ({ dampening: { ...d.dampening, gravityEnabled: x } })),
+    toggle('hub', d.dampening.hubEnabled, (x) => ({ dampening: { ...d.dampening, hubEnabled: x } })),
+    toggle('resolution', d.dampening.resolutionEnabled, (x) => ({ dampening: { ...d.dampening, resolutionEnabled: x } })),
+    toggle('rerank', d.rerank.enabled, (x) => ({ rerank: { ...d.rerank, enabled: x } })),
     v('bare fusion', BARE),
     v('bare fusion + rerank', { ...BARE, rerank: { ...d.rerank, enabled: true } }),
   ];
@@ -280,10 +288,12 @@ async function main(): Promise<void> {
       for (const [cat, sc] of Object.entries(full.byCategory)) console.log(`${x.name} full, category ${cat} (${sc.count}): R@5 R@10 MRR ${fmtScore(sc)}`);
     }
     mkdirSync(join(__dirname, 'results'), { recursive: true });
-    writeFileSync(join(__dirname, 'results', 'quality.json'), JSON.stringify({
+    // One set alone (run in parallel on a busy machine) writes its own file.
+    const file = SYNTHETIC && REAL ? 'quality.json' : SYNTHETIC ? 'quality-synthetic.json' : 'quality-real.json';
+    writeFileSync(join(__dirname, 'results', file), JSON.stringify({
       date: new Date().toISOString(), embedder: real.id, quick: QUICK, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
     }, null, 2) + '\n');
-    console.log('wrote bench/results/quality.json');
+    console.log(`wrote bench/results/${file}`);
   } finally {
     for (const set of sets) for (const p of set.parts) await p.store.close();
     await real.dispose();
