@@ -116,7 +116,7 @@ describe('recall recency tie-breaker', () => {
   it('reorders a near-tie toward the newer memory', () => {
     const old = cand('old', 0.501, { createdAt: daysAgo(365) });
     const fresh = cand('new', 0.5, { createdAt: daysAgo(1) });
-    assert.deepEqual(applyRecencyTieBreak([old, fresh], NOW, cfg.recency).map((c) => c.id), ['new', 'old']);
+    assert.deepEqual(applyRecencyTieBreak([old, fresh], NOW, { ...cfg.recency, enabled: true }).map((c) => c.id), ['new', 'old']);
   });
 
   it('cannot overturn a clear gap of one rank step, even at its most generous', () => {
