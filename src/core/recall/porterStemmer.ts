@@ -77,8 +77,25 @@ const STEP2_SORTED = byLength(STEP2);
 const STEP3_SORTED = byLength(STEP3);
 const STEP4_SORTED = [...STEP4].sort((a, b) => b.length - a.length);
 
+/**
+ * Stems already computed: term probing, gravity and facets stem every token of every candidate
+ * (thousands of calls a query, over a vocabulary that repeats), so each word is stemmed once.
+ * Cleared when full, which bounds its memory.
+ */
+const CACHE = new Map<string, string>();
+const CACHE_MAX = 50_000;
+
 export function porterStem(word: string): string {
   if (word.length < 3 || !PLAIN.test(word)) return word;
+  const hit = CACHE.get(word);
+  if (hit !== undefined) return hit;
+  const stem = stemUncached(word);
+  if (CACHE.size >= CACHE_MAX) CACHE.clear();
+  CACHE.set(word, stem);
+  return stem;
+}
+
+function stemUncached(word: string): string {
   let w = word;
   // Step 1a
   if (w.endsWith('sses')) w = w.slice(0, -2);

@@ -7,10 +7,20 @@
 import { porterStem } from './porterStemmer';
 import { contentTokens, hasCjk } from './queryTerms';
 
-/** Content tokens reduced as the index reduces them. */
+const TOKENS_CACHE = new Map<string, Set<string>>();
+const TOKENS_CACHE_MAX = 2_000;
+
+/**
+ * Content tokens reduced as the index reduces them. The last few thousand contents are kept: one
+ * query asks for the same candidate's tokens once per stage and facet.
+ */
 export function stemmedTokens(content: string): Set<string> {
+  const hit = TOKENS_CACHE.get(content);
+  if (hit) return hit;
   const out = new Set<string>();
   for (const t of contentTokens(content)) out.add(porterStem(t));
+  if (TOKENS_CACHE.size >= TOKENS_CACHE_MAX) TOKENS_CACHE.clear();
+  TOKENS_CACHE.set(content, out);
   return out;
 }
 
