@@ -1,8 +1,12 @@
 /**
- * Recall quality on the development set (issue 6 item 17): recall@5, recall@10 and MRR for the
- * full pipeline, lexical-only, vector-only, and the full pipeline with each stage switched off,
- * plus an alpha sweep used to choose the fusion weight. Writes bench/results/quality.json.
+ * Recall quality on two development sets side by side: the synthetic set (bench/data/devset/) and
+ * the real conversations (LoCoMo dev conversations read from outside the repository, bench/locomo.ts;
+ * skipped with a message when absent). For each: recall@5, recall@10 and MRR, overall and per
+ * category, for the full pipeline, each arm alone, bare fusion (arms + fusion only), and the full
+ * pipeline with each stage switched off; an alpha sweep, and on the real set the alpha chosen
+ * leave-one-conversation-out. Writes bench/results/quality.json.
  *
+ * Synthetic set:
  * Setup, all in one in-memory store: the dev-set memories are inserted in time order (memoryRecords),
  * the graph is built by the deterministic heuristic extractor through the audited apply path (so
  * supersession, entities, aspects and mentions are real) plus what the extract job adds without an
@@ -11,7 +15,11 @@
  * Each question is asked with its project (as the extension does) and, for freshness questions, a
  * clock set to its asOf time.
  *
- *   npx tsx bench/quality.ts [--quick]
+ * Real set: one store per conversation, built through the ingest write path and job worker
+ * (bench/locomo.ts); each question is asked at the conversation's last session date.
+ *
+ *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only]
+ * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,10 +43,14 @@ import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
-import type { AggregateReport, DevQuestion } from './devset';
+import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
+import { buildLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import type { Embedder } from '../src/core/models/embedder';
 
 const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
+const SYNTHETIC = !process.argv.includes('--real-only');
+const REAL = !process.argv.includes('--synthetic-only');
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -59,8 +71,20 @@ async function embedCached(embedder: QueryEmbedder, texts: readonly string[]): P
 
 export interface Variant { name: string; only?: RecallOnly; config: SearchConfig }
 
-const v = (name: string, input: SearchConfigInput, only?: RecallOnly): Variant => ({ name, config: resolveSearchConfig({ ...baseInput, ...input }), ...(only ? { only } : {}) });
-let baseInput: SearchConfigInput = {};
+const v = (name: string, input: SearchConfigInput, only?: RecallOnly): Variant => ({ name, config: resolveSearchConfig(input), ...(only ? { only } : {}) });
+
+const D = DEFAULT_SEARCH_CONFIG;
+/** Arms and fusion only: every graph, temporal, dampening, currentness and facet stage off, rerank off. */
+const BARE: SearchConfigInput = {
+  graphBoost: { ...D.graphBoost, enabled: false }, traversal: { ...D.traversal, enabled: false }, facets: { ...D.facets, enabled: false },
+  temporalPrior: { ...D.temporalPrior, enabled: false }, recency: { ...D.recency, enabled: false }, currentness: { ...D.currentness, enabled: false },
+  dampening: { ...D.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false }, rerank: { ...D.rerank, enabled: false },
+};
+
+/** A stage switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
+function toggle(label: string, on: boolean, input: (on: boolean) => SearchConfigInput): Variant {
+  return v(`${on ? 'no' : 'with'} ${label}`, input(!on));
+}
 
 function variants(): Variant[] {
   const d = DEFAULT_SEARCH_CONFIG;
@@ -68,18 +92,22 @@ function variants(): Variant[] {
     v('full', {}),
     v('lexical-only', {}, 'lexical'),
     v('vector-only', {}, 'vector'),
-    v('no term probing', { lexical: { ...d.lexical, probing: false } }),
-    v('no hints', { hints: { ...d.hints, enabled: false } }),
-    v('no graph boost', { graphBoost: { ...d.graphBoost, enabled: false } }),
-    v('no traversal', { traversal: { ...d.traversal, enabled: false } }),
-    v('no facet coverage', { facets: { ...d.facets, enabled: false } }),
-    v('no temporal prior', { temporalPrior: { ...d.temporalPrior, enabled: false } }),
-    v('no recency tie-break', { recency: { ...d.recency, enabled: false } }),
-    v('no currentness', { currentness: { ...d.currentness, enabled: false } }),
-    v('no gravity', { dampening: { ...d.dampening, gravityEnabled: false } }),
-    v('no hub', { dampening: { ...d.dampening, hubEnabled: false } }),
-    v('no resolution', { dampening: { ...d.dampening, resolutionEnabled: false } }),
-    v('no rerank', { rerank: { ...d.rerank, enabled: false } }),
+    toggle('term probing', d.lexical.probing, (x) => ({ lexical: { ...d.lexical, probing: x } })),
+    toggle('idf-weighted hits', d.lexical.idfHits, (x) => ({ lexical: { ...d.lexical, idfHits: x } })),
+    toggle('cosine normalisation', d.vector.normalise, (x) => ({ vector: { ...d.vector, normalise: x } })),
+    toggle('hints', d.hints.enabled, (x) => ({ hints: { ...d.hints, enabled: x } })),
+    toggle('graph boost', d.graphBoost.enabled, (x) => ({ graphBoost: { ...d.graphBoost, enabled: x } })),
+    toggle('traversal', d.traversal.enabled, (x) => ({ traversal: { ...d.traversal, enabled: x } })),
+    toggle('facet coverage', d.facets.enabled, (x) => ({ facets: { ...d.facets, enabled: x } })),
+    toggle('temporal prior', d.temporalPrior.enabled, (x) => ({ temporalPrior: { ...d.temporalPrior, enabled: x } })),
+    toggle('recency tie-break', d.recency.enabled, (x) => ({ recency: { ...d.recency, enabled: x } })),
+    toggle('currentness', d.currentness.enabled, (x) => ({ currentness: { ...d.currentness, enabled: x } })),
+    toggle('gravity', d.dampening.gravityEnabled, (x) => ({ dampening: { ...d.dampening, gravityEnabled: x } })),
+    toggle('hub', d.dampening.hubEnabled, (x) => ({ dampening: { ...d.dampening, hubEnabled: x } })),
+    toggle('resolution', d.dampening.resolutionEnabled, (x) => ({ dampening: { ...d.dampening, resolutionEnabled: x } })),
+    toggle('rerank', d.rerank.enabled, (x) => ({ rerank: { ...d.rerank, enabled: x } })),
+    v('bare fusion', BARE),
+    v('bare fusion + rerank', { ...BARE, rerank: { ...d.rerank, enabled: true } }),
   ];
 }
 
@@ -120,63 +148,162 @@ export function cachingEmbedder(inner: QueryEmbedder, cache: Map<string, Float32
   };
 }
 
-export async function evaluate(store: MemoryStore, idToSource: Map<string, string>, questions: readonly DevQuestion[], embedder: QueryEmbedder, variant: Variant): Promise<AggregateReport> {
-  const scores = [];
-  const fallbackNow = Date.parse('2026-01-01T00:00:00Z');
+/** A question of either set, as evaluate() needs it. */
+interface AskedQuestion { query: string; gold: readonly string[]; category: string; project?: string; nowMs: number }
+
+/** Ranks every question with one variant; `sourcesOf` maps a memory id to the ids the gold uses. */
+export async function evaluate(store: MemoryStore, sourcesOf: (id: string) => readonly string[], questions: readonly AskedQuestion[], embedder: QueryEmbedder, variant: Variant): Promise<QuestionScore[]> {
+  const scores: QuestionScore[] = [];
   for (const q of questions) {
-    const clock = new ManualClock(q.asOf ? Date.parse(q.asOf) : fallbackNow);
     const out = await recallDetailed(store, { query: q.query, limit: 10, ...(q.project ? { project: q.project } : {}), ...(variant.only ? { only: variant.only } : {}) },
-      { clock, embedder, config: variant.config, track: false }, false);
-    scores.push(scoreQuestion(q, out.items.map((r) => idToSource.get(r.id) ?? r.id)));
+      { clock: new ManualClock(q.nowMs), embedder, config: variant.config, track: false }, false);
+    scores.push(scoreQuestion(q, out.items.flatMap((r) => sourcesOf(r.id))));
   }
-  return aggregate(scores);
+  return scores;
 }
 
+const fmtScore = (r: AggregateScore): string => `${r.recallAt5.toFixed(3)} ${r.recallAt10.toFixed(3)} ${r.mrr.toFixed(3)}`;
 const fmt = (r: AggregateReport): string => `R@5 ${r.overall.recallAt5.toFixed(3)}  R@10 ${r.overall.recallAt10.toFixed(3)}  MRR ${r.overall.mrr.toFixed(3)}`;
+
+/** One development set ready to be asked: its stores (one, or one per conversation) and questions. */
+interface EvalSet {
+  readonly name: string;
+  readonly parts: Array<{ id: string; store: MemoryStore; sourcesOf: (id: string) => readonly string[]; questions: AskedQuestion[] }>;
+}
+
+interface SetRun { overall: AggregateReport; byPart: Record<string, AggregateScore> }
+
+async function runSet(set: EvalSet, embedder: QueryEmbedder, variant: Variant): Promise<SetRun> {
+  const all: QuestionScore[] = [];
+  const byPart: Record<string, AggregateScore> = {};
+  for (const part of set.parts) {
+    const scores = await evaluate(part.store, part.sourcesOf, part.questions, embedder, variant);
+    byPart[part.id] = aggregate(scores).overall;
+    all.push(...scores);
+  }
+  return { overall: aggregate(all), byPart };
+}
+
+async function syntheticSet(real: QueryEmbedder, embedder: QueryEmbedder): Promise<EvalSet> {
+  const { questions: all } = loadDevSet();
+  const questions = QUICK ? all.filter((_, i) => i % 4 === 0) : all;
+  const { store, idToSource, buildMs } = await buildStore(real);
+  await embedder.embed(questions.map((q) => q.query));
+  const graph = store.read((db) => ({
+    entities: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities')?.n ?? 0,
+    attributes: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entity_attributes')?.n ?? 0,
+  }));
+  console.log(`synthetic set: ${idToSource.size} memories, ${questions.length} questions; graph ${JSON.stringify(graph)}; built in ${buildMs} ms`);
+  const fallbackNow = Date.parse('2026-01-01T00:00:00Z');
+  return {
+    name: 'synthetic',
+    parts: [{
+      id: 'devset', store, sourcesOf: (id) => [idToSource.get(id) ?? id],
+      questions: questions.map((q) => ({ query: q.query, gold: q.gold, category: q.category, ...(q.project ? { project: q.project } : {}), nowMs: q.asOf ? Date.parse(q.asOf) : fallbackNow })),
+    }],
+  };
+}
+
+async function realSet(inner: Embedder, embedder: QueryEmbedder): Promise<EvalSet | undefined> {
+  const loaded = loadLocomo();
+  if ('absent' in loaded) { console.log(loaded.absent); return undefined; }
+  const cached = diskCachedEmbedder(inner, 'locomo-vectors');
+  const parts: EvalSet['parts'] = [];
+  for (const conv of loaded.conversations) {
+    const t0 = Date.now();
+    const built = await buildLocomoStore(conv, cached);
+    const questions = QUICK ? conv.questions.filter((_, i) => i % 4 === 0) : conv.questions;
+    await embedder.embed(questions.map((q) => q.query));
+    const stats = built.store.read((db) => ({
+      memories: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0,
+      entities: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities')?.n ?? 0,
+      embedded: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')?.n ?? 0,
+    }));
+    console.log(`real set ${conv.id}: ${conv.memories.length} turns -> ${JSON.stringify(stats)}, ${questions.length} questions; built in ${Date.now() - t0} ms`);
+    const nowMs = Date.parse(conv.endsAt) + 86_400_000;
+    parts.push({ id: conv.id, store: built.store, sourcesOf: (id) => built.sourcesById.get(id) ?? [id], questions: questions.map((q) => ({ ...q, nowMs })) });
+  }
+  return { name: 'real', parts };
+}
+
+const ALPHAS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+
+/**
+ * Leave-one-conversation-out choice of alpha: for each conversation, the alpha with the best mean
+ * R@10 on the others, scored on the held-out one (an honest estimate of a tuned weight).
+ */
+function leaveOneOut(sweep: Record<string, SetRun>): { perFold: Record<string, number>; heldOutRecallAt10: number } {
+  const alphas = Object.keys(sweep);
+  const parts = Object.keys(sweep[alphas[0] as string]?.byPart ?? {});
+  const perFold: Record<string, number> = {};
+  let total = 0, count = 0;
+  for (const held of parts) {
+    let best = alphas[0] as string, bestValue = -1;
+    for (const a of alphas) {
+      const run = sweep[a] as SetRun;
+      let sum = 0, n = 0;
+      for (const p of parts) if (p !== held) { const s = run.byPart[p] as AggregateScore; sum += s.recallAt10 * s.count; n += s.count; }
+      if (n > 0 && sum / n > bestValue) { bestValue = sum / n; best = a; }
+    }
+    perFold[held] = Number(best);
+    const s = (sweep[best] as SetRun).byPart[held] as AggregateScore;
+    total += s.recallAt10 * s.count; count += s.count;
+  }
+  return { perFold, heldOutRecallAt10: count ? total / count : 0 };
+}
 
 async function main(): Promise<void> {
   const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
   if (!modelDir) throw new Error('The default model (models/use-lite) was not found; build it first (npm run build).');
   const real = new WorkerEmbedder({ modelDir });
+  const sets: EvalSet[] = [];
   try {
-    const { questions: all } = loadDevSet();
-    const questions = QUICK ? all.filter((_, i) => i % 4 === 0) : all;
     const cache = new Map<string, Float32Array>();
     const embedder = cachingEmbedder(real, cache);
-    const { store, idToSource, buildMs } = await buildStore(real);
-    await embedder.embed(questions.map((q) => q.query));
-    const graph = store.read((db) => ({
-      entities: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities')?.n ?? 0,
-      attributes: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entity_attributes')?.n ?? 0,
-      superseded: db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entity_attributes WHERE status = 'superseded'")?.n ?? 0,
-    }));
-    console.log(`dev set: ${idToSource.size} memories, ${questions.length} questions; graph ${JSON.stringify(graph)}; built in ${buildMs} ms`);
-
-    // Alpha sweep (lexical vs semantic weight) on the full pipeline, to choose the default.
-    const sweep: Record<string, AggregateReport['overall']> = {};
-    for (const alpha of NO_SWEEP ? [] : [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]) {
-      const r = await evaluate(store, idToSource, questions, embedder, { name: `alpha ${alpha}`, config: resolveSearchConfig({ alpha }) });
-      sweep[String(alpha)] = r.overall;
-      console.log(`alpha ${alpha.toFixed(1)}: ${fmt(r)}`);
+    if (SYNTHETIC) sets.push(await syntheticSet(real, embedder));
+    const r = REAL ? await realSet(real, embedder) : undefined;
+    if (r) sets.push(r);
+    const out: Record<string, unknown> = {};
+    for (const set of sets) {
+      const sweep: Record<string, SetRun> = {};
+      for (const alpha of NO_SWEEP ? [] : ALPHAS) {
+        sweep[String(alpha)] = await runSet(set, embedder, { name: `alpha ${alpha}`, config: resolveSearchConfig({ alpha }) });
+        console.log(`${set.name} alpha ${alpha.toFixed(1)}: ${fmt((sweep[String(alpha)] as SetRun).overall)}`);
+      }
+      const loo = set.parts.length > 1 && !NO_SWEEP ? leaveOneOut(sweep) : undefined;
+      if (loo) console.log(`${set.name} alpha leave-one-conversation-out: ${JSON.stringify(loo.perFold)}, held-out R@10 ${loo.heldOutRecallAt10.toFixed(3)}`);
+      const results: Record<string, SetRun> = {};
+      for (const variant of variants().filter((x) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(x.name))) {
+        results[variant.name] = await runSet(set, embedder, variant);
+        console.log(`${set.name} ${variant.name.padEnd(22)} ${fmt((results[variant.name] as SetRun).overall)}`);
+      }
+      out[set.name] = {
+        questions: set.parts.reduce((n, p) => n + p.questions.length, 0), parts: set.parts.map((p) => p.id),
+        alphaSweep: Object.fromEntries(Object.entries(sweep).map(([k, x]) => [k, x.overall.overall])),
+        ...(loo ? { alphaLeaveOneOut: loo } : {}),
+        variants: Object.fromEntries(Object.entries(results).map(([k, x]) => [k, { ...x.overall, byPart: x.byPart }])),
+      };
     }
-    baseInput = {};
-    const results: Record<string, AggregateReport> = {};
-    for (const variant of variants().filter((x) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(x.name))) {
-      const r = await evaluate(store, idToSource, questions, embedder, variant);
-      results[variant.name] = r;
-      console.log(`${variant.name.padEnd(22)} ${fmt(r)}`);
+    // Side by side: R@5 R@10 MRR per set, then per category.
+    const names = variants().map((x) => x.name).filter((n) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(n));
+    console.log(`\n${'variant'.padEnd(22)} ${sets.map((x) => `${x.name} R@5 R@10 MRR`.padEnd(26)).join(' ')}`);
+    for (const n of names) {
+      console.log(`${n.padEnd(22)} ${sets.map((x) => { const r = (out[x.name] as { variants: Record<string, AggregateReport> }).variants[n]; return r ? fmtScore(r.overall).padEnd(26) : ''.padEnd(26); }).join(' ')}`);
     }
-    const full = results.full;
-    const beatsArms = !full ? undefined : (['lexical-only', 'vector-only'] as const).every((k) => results[k] && full.overall.mrr > (results[k] as AggregateReport).overall.mrr && full.overall.recallAt10 >= (results[k] as AggregateReport).overall.recallAt10);
-    console.log(`fused pipeline beats each arm alone (MRR and R@10): ${beatsArms}`);
+    for (const x of sets) {
+      const full = (out[x.name] as { variants: Record<string, AggregateReport> }).variants.full;
+      if (!full) continue;
+      for (const [cat, sc] of Object.entries(full.byCategory)) console.log(`${x.name} full, category ${cat} (${sc.count}): R@5 R@10 MRR ${fmtScore(sc)}`);
+    }
     mkdirSync(join(__dirname, 'results'), { recursive: true });
-    writeFileSync(join(__dirname, 'results', 'quality.json'), JSON.stringify({
-      date: new Date().toISOString(), embedder: real.id, memories: idToSource.size, questions: questions.length, quick: QUICK, graph,
-      defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, alphaSweep: sweep, fusedBeatsEachArm: beatsArms, variants: results,
+    // One set alone (run in parallel on a busy machine) writes its own file.
+    const file = SYNTHETIC && REAL ? 'quality.json' : SYNTHETIC ? 'quality-synthetic.json' : 'quality-real.json';
+    writeFileSync(join(__dirname, 'results', file), JSON.stringify({
+      date: new Date().toISOString(), embedder: real.id, quick: QUICK, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
     }, null, 2) + '\n');
-    console.log('wrote bench/results/quality.json');
-    await store.close();
+    console.log(`wrote bench/results/${file}`);
   } finally {
+    for (const set of sets) for (const p of set.parts) await p.store.close();
     await real.dispose();
   }
 }

@@ -35,10 +35,22 @@ export interface LexicalConfig {
    * stores of the dev set's size (2,169 memories) recall exactly as without pruning.
    */
   readonly commonTermMinDocs: number;
+  /**
+   * Weigh hit terms by their idf in the store (lexicalArm.ts termWeights) instead of counting them.
+   * Off by default: on the real conversations it lowered recall@10 by 0.005 (bare fusion 0.656 →
+   * 0.651, bench/quality.ts); bm25 in the blend already discounts common terms.
+   */
+  readonly idfHits: boolean;
 }
 
 export interface VectorConfig {
   readonly enabled: boolean;
+  /**
+   * Fuse cosine divided by the query's best cosine (max-normalised, as bm25 is) instead of raw
+   * cosine: raw USE-lite cosines of relevant memories sit around 0.3–0.6 while the best bm25 is
+   * always 1, so raw fusion let any lexical hit outweigh the semantic arm.
+   */
+  readonly normalise: boolean;
 }
 
 export interface HintsConfig {
@@ -48,6 +60,12 @@ export interface HintsConfig {
 }
 
 export interface GraphBoostConfig {
+  /**
+   * Off by default: it did not earn its place. On the real conversations (bench/quality.ts, LoCoMo
+   * dev set) the flat +0.15 cost 0.11 recall@10 (full 0.475 vs 0.587 without); weighed by
+   * specificity × centrality it still cost 0.020 (0.616 vs 0.636); on the synthetic set it never
+   * helped (0.850 vs 0.858 without). docs/recall-design.md has the table.
+   */
   readonly enabled: boolean;
   /** Additive boost for graph-linked candidates (seed 000: 0.15). */
   readonly weight: number;
@@ -59,9 +77,23 @@ export interface GraphBoostConfig {
   readonly maxNeighbours: number;
   /** Linked memories (seed 000: 200). */
   readonly maxMemories: number;
+  /**
+   * Weigh each entity by specificity × centrality (graphBoost.ts): ln(N/mentions)/ln(N) times the
+   * share of its name the query holds; false = the flat seed-000 boost for every linked memory.
+   */
+  readonly specificity: boolean;
+  /** A one-hop neighbour's weight relative to its specificity. */
+  readonly neighbourWeight: number;
+  /** Entities weighing at most this add no memories. */
+  readonly minEntityWeight: number;
 }
 
 export interface TraversalConfig {
+  /**
+   * Off by default: on the real conversations traversal cost 0.09 recall@10 (full 0.475 vs 0.565
+   * without), still 0.011 with focal entities limited to specific ones (minSpecificity); on the
+   * synthetic set it moved recall@10 by 0.002. docs/recall-design.md has the table.
+   */
   readonly enabled: boolean;
   /** signet-spec §2.6 step 10: recall resolves focal entities with includePinned:false (no pinned ballast). */
   readonly includePinned: boolean;
@@ -79,6 +111,11 @@ export interface TraversalConfig {
   readonly anchorSemantic: number;
   /** Traversal channel score: cosWeight·cos + (1−cosWeight)·importance (signet-spec §2.6 step 10: 0.7). */
   readonly cosWeight: number;
+  /**
+   * Focal entities resolved from the query need at least this specificity (graphBoost.ts
+   * entitySpecificity): a speaker or hub linked to much of the store is no focus. 0 = all.
+   */
+  readonly minSpecificity: number;
 }
 
 export interface FacetConfig {
@@ -86,6 +123,8 @@ export interface FacetConfig {
   /** signet-spec §2.10 facet coverage: +0.08 per newly covered facet, −0.02 per repeated one. */
   readonly newFacetBonus: number;
   readonly repeatPenalty: number;
+  /** Scale each facet's bonus and penalty by its idf weight (lexicalArm.ts termWeights). */
+  readonly idfWeighted: boolean;
 }
 
 export interface TemporalPriorConfig {
@@ -99,6 +138,11 @@ export interface TemporalPriorConfig {
 }
 
 export interface RecencyConfig {
+  /**
+   * Off by default: on the real conversations (bench/quality.ts, LoCoMo dev set) it cost 0.005
+   * recall@10 (0.660 without vs 0.655 with), the edge of the tolerance, and left the full pipeline
+   * below bare fusion; on the synthetic set it moved R@10 by 0.001 (0.873 without, 0.874 with).
+   */
   readonly enabled: boolean;
   /** Seed 001: 30-day half-life. */
   readonly halfLifeDays: number;
@@ -125,10 +169,20 @@ export interface DampeningConfig {
   readonly gravityEnabled: boolean;
   readonly gravityThreshold: number;
   readonly gravityPenalty: number;
-  /** Hub: every linked entity at or above the P90 mention count → × 0.7. */
+  /**
+   * Hub: every linked entity at or above the P90 mention count → × 0.7. Off by default: on the real
+   * conversations it cost recall@10 0.021 in the old pipeline (0.475 vs 0.496 without) and 0.004
+   * over bare fusion (R@5 0.568 → 0.552), where every memory linked only to a speaker counts as
+   * hub-only; on the synthetic set it moved nothing (0.851 vs 0.850).
+   */
   readonly hubEnabled: boolean;
   readonly hubPercentile: number;
   readonly hubPenalty: number;
+  /**
+   * A hub also needs at least this many mentions: in a small store the P90 is 1 mention, and the
+   * stage then damped every linked memory.
+   */
+  readonly hubMinMentions: number;
   /** Resolution: constraint/decision × 1.2; ISO date or month name × (1 + (boost−1)/2); content < minChars nothing. */
   readonly resolutionEnabled: boolean;
   readonly resolutionBoost: number;
@@ -173,22 +227,22 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   topK: 20,
   limit: 10,
   overFetch: 1,
-  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000 },
-  vector: { enabled: true },
+  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: false },
+  vector: { enabled: true, normalise: true },
   hints: { enabled: true, hintOnlyCap: 0.75 },
-  graphBoost: { enabled: true, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200 },
+  graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
   traversal: {
-    enabled: true, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
+    enabled: false, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
     maxBranching: 4, minDependencyStrength: 0.3, minConfidence: 0.5, timeoutMs: 500,
-    unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7,
+    unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7, minSpecificity: 0.3,
   },
-  facets: { enabled: true, newFacetBonus: 0.08, repeatPenalty: 0.02 },
+  facets: { enabled: true, newFacetBonus: 0.08, repeatPenalty: 0.02, idfWeighted: true },
   temporalPrior: { enabled: true, maxBoost: 0.3, halfLifeDays: 14, referenceWindow: 5 },
-  recency: { enabled: true, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
+  recency: { enabled: false, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
   currentness: { enabled: true, onlySuperseded: 0.65, someSuperseded: 0.85, onlyActive: 1.03 },
   dampening: {
     gravityEnabled: true, gravityThreshold: 0.3, gravityPenalty: 0.5,
-    hubEnabled: true, hubPercentile: 0.9, hubPenalty: 0.7,
+    hubEnabled: false, hubPercentile: 0.9, hubPenalty: 0.7, hubMinMentions: 10,
     resolutionEnabled: true, resolutionBoost: 1.2, resolutionMinChars: 50,
   },
   rerank: { enabled: true, topN: 20, timeoutMs: 2000 },
@@ -230,13 +284,16 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       hitWeight: num(lx.hitWeight, d.lexical.hitWeight, 0, 1),
       commonTermFraction: num(lx.commonTermFraction, d.lexical.commonTermFraction, 0.01, 1),
       commonTermMinDocs: int(lx.commonTermMinDocs, d.lexical.commonTermMinDocs, 0, 1_000_000_000),
+      idfHits: bool(lx.idfHits, d.lexical.idfHits),
     },
-    vector: { enabled: bool(vc.enabled, d.vector.enabled) },
+    vector: { enabled: bool(vc.enabled, d.vector.enabled), normalise: bool(vc.normalise, d.vector.normalise) },
     hints: { enabled: bool(hi.enabled, d.hints.enabled), hintOnlyCap: num(hi.hintOnlyCap, d.hints.hintOnlyCap, 0, 1) },
     graphBoost: {
       enabled: bool(gb.enabled, d.graphBoost.enabled), weight: num(gb.weight, d.graphBoost.weight, 0, 1),
       timeoutMs: int(gb.timeoutMs, d.graphBoost.timeoutMs, 0, 10_000), maxEntities: int(gb.maxEntities, d.graphBoost.maxEntities, 1, 1000),
       maxNeighbours: int(gb.maxNeighbours, d.graphBoost.maxNeighbours, 0, 1000), maxMemories: int(gb.maxMemories, d.graphBoost.maxMemories, 1, 10_000),
+      specificity: bool(gb.specificity, d.graphBoost.specificity), neighbourWeight: num(gb.neighbourWeight, d.graphBoost.neighbourWeight, 0, 1),
+      minEntityWeight: num(gb.minEntityWeight, d.graphBoost.minEntityWeight, 0, 1),
     },
     traversal: {
       enabled: bool(tr.enabled, d.traversal.enabled), includePinned: bool(tr.includePinned, d.traversal.includePinned),
@@ -246,11 +303,11 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       minDependencyStrength: num(tr.minDependencyStrength, d.traversal.minDependencyStrength, 0, 1),
       minConfidence: num(tr.minConfidence, d.traversal.minConfidence, 0, 1), timeoutMs: int(tr.timeoutMs, d.traversal.timeoutMs, 0, 10_000),
       unanchoredCap: num(tr.unanchoredCap, d.traversal.unanchoredCap, 0, 1), anchorSemantic: num(tr.anchorSemantic, d.traversal.anchorSemantic, 0, 1),
-      cosWeight: num(tr.cosWeight, d.traversal.cosWeight, 0, 1),
+      cosWeight: num(tr.cosWeight, d.traversal.cosWeight, 0, 1), minSpecificity: num(tr.minSpecificity, d.traversal.minSpecificity, 0, 1),
     },
     facets: {
       enabled: bool(fc.enabled, d.facets.enabled), newFacetBonus: num(fc.newFacetBonus, d.facets.newFacetBonus, 0, 1),
-      repeatPenalty: num(fc.repeatPenalty, d.facets.repeatPenalty, 0, 1),
+      repeatPenalty: num(fc.repeatPenalty, d.facets.repeatPenalty, 0, 1), idfWeighted: bool(fc.idfWeighted, d.facets.idfWeighted),
     },
     temporalPrior: {
       enabled: bool(tp.enabled, d.temporalPrior.enabled), maxBoost: num(tp.maxBoost, d.temporalPrior.maxBoost, 0, 1),
@@ -270,7 +327,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       gravityEnabled: bool(dp.gravityEnabled, d.dampening.gravityEnabled), gravityThreshold: num(dp.gravityThreshold, d.dampening.gravityThreshold, 0, 1),
       gravityPenalty: num(dp.gravityPenalty, d.dampening.gravityPenalty, 0, 1),
       hubEnabled: bool(dp.hubEnabled, d.dampening.hubEnabled), hubPercentile: num(dp.hubPercentile, d.dampening.hubPercentile, 0, 1),
-      hubPenalty: num(dp.hubPenalty, d.dampening.hubPenalty, 0, 1),
+      hubPenalty: num(dp.hubPenalty, d.dampening.hubPenalty, 0, 1), hubMinMentions: int(dp.hubMinMentions, d.dampening.hubMinMentions, 0, 1_000_000_000),
       resolutionEnabled: bool(dp.resolutionEnabled, d.dampening.resolutionEnabled), resolutionBoost: num(dp.resolutionBoost, d.dampening.resolutionBoost, 1, 3),
       resolutionMinChars: int(dp.resolutionMinChars, d.dampening.resolutionMinChars, 0, 10_000),
     },

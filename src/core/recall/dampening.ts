@@ -2,9 +2,11 @@
  * Post-fusion dampening (seed 000, signet-spec §2.11), three independently switchable stages, then
  * a re-sort:
  * 1. gravity: a candidate that arrived by a semantic path (vector or traversal, no lexical or hint
- *    hit) scoring above gravityThreshold whose content shares no query token → × gravityPenalty;
+ *    hit) scoring above gravityThreshold whose content shares no query token → × gravityPenalty,
+ *    only when some candidate has lexical or hint evidence;
  * 2. hub: every entity linked to the memory has a mention count at or above the P90 of the entities
- *    linked to the candidate set → × hubPenalty (memories without links are left alone);
+ *    linked to the candidate set, and at least hubMinMentions → × hubPenalty (memories without
+ *    links are left alone);
  * 3. resolution: type constraint or decision → × resolutionBoost; otherwise an ISO date or month
  *    name → × (1 + (resolutionBoost − 1)/2); content shorter than resolutionMinChars gets nothing.
  */
@@ -44,7 +46,10 @@ export interface HubInput {
 }
 
 export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening']): Candidate[] {
-  if (cfg.gravityEnabled && queryTokens.length > 0) {
+  // Gravity needs lexical evidence elsewhere to be suspicious of a semantic-only match: when no
+  // candidate shares a word with the query, the best semantic match is the answer, not drift
+  // (a question sharing no word with its answer; test/unit/recall/smallStores.test.ts).
+  if (cfg.gravityEnabled && queryTokens.length > 0 && cands.some((c) => !isSemanticPath(c))) {
     for (const c of cands) {
       if (isSemanticPath(c) && c.score > cfg.gravityThreshold && countHits(queryTokens, c.content) === 0) {
         applyFactor(c, 'gravity', cfg.gravityPenalty, 'semantic match sharing no word with the query');
@@ -52,7 +57,7 @@ export function applyDampening(cands: Candidate[], queryTokens: readonly string[
     }
   }
   if (cfg.hubEnabled && hub && hub.degreeByEntity.size > 0) {
-    const threshold = percentileThreshold([...hub.degreeByEntity.values()], cfg.hubPercentile);
+    const threshold = Math.max(cfg.hubMinMentions, percentileThreshold([...hub.degreeByEntity.values()], cfg.hubPercentile));
     for (const c of cands) {
       const ents = hub.entitiesByMemory.get(c.id) ?? [];
       if (ents.length > 0 && ents.every((e) => (hub.degreeByEntity.get(e) ?? 0) >= threshold)) {

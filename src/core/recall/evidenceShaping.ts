@@ -23,9 +23,13 @@ export function isAnchored(ch: ChannelScores, cfg: ShapingConfig): boolean {
   return ch.lexical > 0 || ch.hint > 0 || ch.semantic >= cfg.traversal.anchorSemantic;
 }
 
-export function shapeScore(ch: ChannelScores, cfg: ShapingConfig): ShapedScore {
+/**
+ * `semanticScale` puts the semantic channel on the lexical channel's scale before fusion (1 / the
+ * query's best cosine, so the best semantic match is 1 as the best bm25 match is); 1 = raw cosine.
+ */
+export function shapeScore(ch: ChannelScores, cfg: ShapingConfig, semanticScale = 1): ShapedScore {
   const notes: string[] = [];
-  let score = cfg.alpha * ch.semantic + (1 - cfg.alpha) * ch.lexical;
+  let score = cfg.alpha * Math.min(1, ch.semantic * semanticScale) + (1 - cfg.alpha) * ch.lexical;
   if (cfg.hints.enabled && ch.hint > score) {
     const hintOnly = ch.lexical === 0 && ch.semantic < cfg.traversal.anchorSemantic;
     const lifted = hintOnly ? Math.min(ch.hint, cfg.hints.hintOnlyCap) : ch.hint;

@@ -10,7 +10,8 @@ import { applyDelta } from './recallTypes';
 import type { Candidate } from './recallTypes';
 import { countHits } from './termProbe';
 
-export function shapeByFacetCoverage(cands: readonly Candidate[], facets: readonly string[], window: number, cfg: SearchConfig['facets']): Candidate[] {
+/** `weights`: facet → weight of its bonus and penalty (missing = 1). */
+export function shapeByFacetCoverage(cands: readonly Candidate[], facets: readonly string[], window: number, cfg: SearchConfig['facets'], weights?: ReadonlyMap<string, number>): Candidate[] {
   if (!cfg.enabled || facets.length <= 1 || cands.length <= 1) return [...cands];
   const head = cands.slice(0, window);
   const tail = cands.slice(window);
@@ -22,15 +23,16 @@ export function shapeByFacetCoverage(cands: readonly Candidate[], facets: readon
     let best = 0, bestValue = -Infinity, bestNew = 0, bestRep = 0;
     for (let k = 0; k < left.length; k++) {
       const fs = facetSets[left[k] as number] as string[];
-      const fresh = fs.filter((f) => !covered.has(f)).length;
-      const rep = fs.length - fresh;
+      const wOf = (f: string): number => weights?.get(f) ?? 1;
+      const fresh = fs.filter((f) => !covered.has(f)).reduce((a, f) => a + wOf(f), 0);
+      const rep = fs.filter((f) => covered.has(f)).reduce((a, f) => a + wOf(f), 0);
       const value = (head[left[k] as number] as Candidate).score + cfg.newFacetBonus * fresh - cfg.repeatPenalty * rep;
       if (value > bestValue) { best = k; bestValue = value; bestNew = fresh; bestRep = rep; }
     }
     const idx = left.splice(best, 1)[0] as number;
     const c = head[idx] as Candidate;
     applyDelta(c, 'facets', cfg.newFacetBonus * bestNew - cfg.repeatPenalty * bestRep,
-      `covers ${bestNew} new and ${bestRep} already covered query facets`);
+      weights ? `covers new query facets of weight ${bestNew.toFixed(2)}, repeats ${bestRep.toFixed(2)}` : `covers ${bestNew} new and ${bestRep} already covered query facets`);
     for (const f of facetSets[idx] as string[]) covered.add(f);
     out.push(c);
   }

@@ -15,10 +15,11 @@
 import type { SearchConfig } from '../config/searchConfig';
 import type { SqlReader, SqlValue } from '../store/storeTypes';
 import { buildMatchExpression, plainOperator } from './ftsQuery';
+import { porterStem } from './porterStemmer';
 import { hasCjk } from './queryTerms';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
-import { candidateTerms, countHits, normaliseBm25, probedLexicalScore, requiredHits } from './termProbe';
+import { candidateTerms, countHits, normaliseBm25, probedLexicalScore, requiredHits, weightedLexicalScore } from './termProbe';
 
 export interface LexicalHit {
   readonly score: number;
@@ -72,8 +73,28 @@ function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: Searc
   const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
   if (total <= cfg.lexical.commonTermMinDocs) return [...latin];
   const docs = new Map<string, number>();
-  for (const t of latin) docs.set(t, db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [t])?.doc ?? 0);
+  // The vocabulary holds index terms, stemmed since migration 23.
+  for (const t of latin) docs.set(t, db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [porterStem(t)])?.doc ?? 0);
   return candidateTerms(latin, docs, total, cfg.lexical.commonTermFraction, cfg.lexical.commonTermMinDocs);
+}
+
+/**
+ * How much each term tells memories apart in this store: ln(N / df) / ln(N) in [0, 1] from
+ * memories_fts_vocab (index terms, so stemmed), a term no memory holds 1, CJK terms 1 (not in the
+ * index). A speaker's name held by half a conversation weighs ~0.1, a rare word ~1.
+ */
+export function termWeights(db: SqlReader, terms: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of terms) out.set(t, 1);
+  const latin = terms.filter((t) => !hasCjk(t));
+  if (latin.length === 0 || !db.hasTable('memories_fts_vocab')) return out;
+  const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
+  if (total < 2) return out;
+  for (const t of latin) {
+    const df = db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [porterStem(t)])?.doc ?? 0;
+    out.set(t, df <= 0 ? 1 : Math.min(1, Math.max(0, Math.log(total / df) / Math.log(total))));
+  }
+  return out;
 }
 
 /** Lexical channel per memory id. `terms` come from queryTerms(). */
@@ -97,6 +118,8 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   const bm25ById = new Map<string, number>();
   fts.forEach((r, i) => bm25ById.set(r.id, norm[i] as number));
   const need = requiredHits(terms.length, cfg.lexical.majorityUpTo, cfg.lexical.longQueryMinHits);
+  const weights = cfg.lexical.idfHits && terms.length > 1 ? termWeights(db, terms) : undefined;
+  const weightSum = weights ? [...weights.values()].reduce((a, b) => a + b, 0) : 0;
   const scored: Array<[string, LexicalHit]> = [];
   const seen = new Set<string>();
   for (const r of [...fts, ...cjkRows(db, cjk, filter, limit)]) {
@@ -106,7 +129,10 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
     if (hits < need) continue;
     // A CJK-only candidate has no bm25; it ranks by hits alone (bm25Norm 1 within its hit count).
     const b = bm25ById.get(r.id) ?? 1;
-    scored.push([r.id, { score: probedLexicalScore(hits, terms.length, b, cfg.lexical.hitWeight), hits, termCount: terms.length }]);
+    const score = weights && weightSum > 0
+      ? weightedLexicalScore(terms.filter((t) => countHits([t], r.content) > 0).reduce((a, t) => a + (weights.get(t) ?? 1), 0) / weightSum, b, cfg.lexical.hitWeight)
+      : probedLexicalScore(hits, terms.length, b, cfg.lexical.hitWeight);
+    scored.push([r.id, { score, hits, termCount: terms.length }]);
   }
   scored.sort((a, b) => b[1].score - a[1].score);
   for (const [id, hit] of scored.slice(0, limit)) out.set(id, hit);

@@ -11,9 +11,9 @@ import { applyDampening } from './dampening';
 import { shapeScore } from './evidenceShaping';
 import { shapeByFacetCoverage } from './facetCoverage';
 import { projectTokens, resolveFocalEntities } from './focalEntities';
-import { getGraphBoostIds } from './graphBoost';
+import { getGraphBoostIds, specificEntities } from './graphBoost';
 import { loadAttributeStates, loadHubInput } from './graphContext';
-import { hintSearch, lexicalSearch } from './lexicalArm';
+import { hintSearch, lexicalSearch, termWeights } from './lexicalArm';
 import type { LexicalHit } from './lexicalArm';
 import { selectResults } from './overFetch';
 import { queryTerms, significantTokens } from './queryTerms';
@@ -107,6 +107,8 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   }
   timings.vectorMs = performance.now() - v0;
   const cosine = (id: string): number | undefined => (qvec && vectors ? vectors.vectors.cosine(id, qvec) : undefined);
+  const bestCosine = Math.max(0, ...vecTop.values());
+  const semanticScale = cfg.vector.normalise && bestCosine > 0 ? 1 / bestCosine : 1;
 
   const g0 = performance.now();
   const graph = store.read((db) => {
@@ -115,7 +117,8 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
       // the project entity is a hub linked to every memory of the project.
       ? resolveFocalEntities(db, { queryTokens: terms, includePinned: cfg.traversal.includePinned, ...(req.checkpointEntityIds ? { checkpointEntityIds: req.checkpointEntityIds } : {}), ...(req.session !== undefined ? { sessionKey: req.session } : {}) })
       : undefined;
-    const trav = focal && focal.entityIds.length > 0 ? traverseKnowledgeGraph(db, focal.entityIds, cfg.traversal) : undefined;
+    const focalIds = focal && focal.source === 'query' ? specificEntities(db, focal.entityIds, cfg.traversal.minSpecificity) : focal?.entityIds ?? [];
+    const trav = focalIds.length > 0 ? traverseKnowledgeGraph(db, focalIds, cfg.traversal) : undefined;
     const boost = cfg.graphBoost.enabled ? getGraphBoostIds(db, req.query, cfg.graphBoost, Date.now, projectWords) : undefined;
     return { focal, trav, boost };
   });
@@ -141,7 +144,7 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
       : cos === undefined ? Math.min(1, Math.max(cfg.minScore, travImp))
         : cfg.traversal.cosWeight * Math.max(0, cos) + (1 - cfg.traversal.cosWeight) * Math.min(1, Math.max(cfg.minScore, travImp));
     const channels: ChannelScores = { lexical: lex?.score ?? 0, semantic: sem, hint: hints.get(id) ?? 0, traversal };
-    const shaped = shapeScore(channels, shaping);
+    const shaped = shapeScore(channels, shaping, semanticScale);
     if (shaped.score < cfg.minScore) continue;
     const explain = {
       channels, fused: shaped.score, sources: sourcesOf(channels, lex, vecTop.has(id)),
@@ -153,7 +156,10 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   }
   cands = sortByScore(cands);
   if (graph.boost && graph.boost.memoryIds.size > 0) {
-    for (const c of cands) if (graph.boost.memoryIds.has(c.id)) applyDelta(c, 'graphBoost', cfg.graphBoost.weight, 'linked to an entity named in the query');
+    for (const c of cands) {
+      const w = graph.boost.weights.get(c.id);
+      if (w !== undefined && w > 0) applyDelta(c, 'graphBoost', cfg.graphBoost.weight * w, w < 1 ? `linked to an entity named in the query (specificity × centrality ${w.toFixed(2)})` : 'linked to an entity named in the query');
+    }
     cands = sortByScore(cands);
   }
   const now = deps.clock.now();
@@ -171,7 +177,9 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   cands = applyDampening(window, significantTokens(req.query), ctx.hub, cfg.dampening);
   cands = applyCurrentness(cands, ctx.states, req.query, cfg.currentness);
   cands = applyRecencyTieBreak(cands, now, cfg.recency);
-  cands = shapeByFacetCoverage(cands, significantTokens(req.query), Math.max(width, cfg.topK), cfg.facets);
+  const facets = significantTokens(req.query);
+  const facetWeights = cfg.facets.enabled && cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets)) : undefined;
+  cands = shapeByFacetCoverage(cands, facets, Math.max(width, cfg.topK), cfg.facets, facetWeights);
   for (const c of cands) c.explain.score = c.score;
   const results = selectResults(cands, limit, req.overFetch ?? cfg.overFetch, req.filter);
   timings.stagesMs = performance.now() - s0;

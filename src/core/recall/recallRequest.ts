@@ -73,7 +73,7 @@ export function effectiveConfig(base: SearchConfig | undefined, req: RecallReque
     ...cfg,
     alpha: lexical ? 0 : 1,
     lexical: { ...cfg.lexical, enabled: lexical },
-    vector: { enabled: !lexical },
+    vector: { ...cfg.vector, enabled: !lexical },
     hints: { ...cfg.hints, ...off },
     graphBoost: { ...cfg.graphBoost, ...off },
     traversal: { ...cfg.traversal, ...off },

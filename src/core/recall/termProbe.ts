@@ -1,9 +1,28 @@
 /**
  * Seed 001 term probing, the pure part: which terms a candidate hits, the majority-hit rule and the
- * lexical channel score. Latin terms hit whole tokens (as FTS5 unicode61 matches them); CJK terms
- * hit substrings (unicode61 keeps a CJK run as one token, so a CJK term is probed with instr()).
+ * lexical channel score. Latin terms hit whole tokens after Porter stemming (as memories_fts,
+ * 'porter unicode61' since migration 23, matches them); CJK terms hit substrings (unicode61 keeps
+ * a CJK run as one token, so a CJK term is probed with instr()).
  */
+import { porterStem } from './porterStemmer';
 import { contentTokens, hasCjk } from './queryTerms';
+
+const TOKENS_CACHE = new Map<string, Set<string>>();
+const TOKENS_CACHE_MAX = 2_000;
+
+/**
+ * Content tokens reduced as the index reduces them. The last few thousand contents are kept: one
+ * query asks for the same candidate's tokens once per stage and facet.
+ */
+export function stemmedTokens(content: string): Set<string> {
+  const hit = TOKENS_CACHE.get(content);
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const t of contentTokens(content)) out.add(porterStem(t));
+  if (TOKENS_CACHE.size >= TOKENS_CACHE_MAX) TOKENS_CACHE.clear();
+  TOKENS_CACHE.set(content, out);
+  return out;
+}
 
 /** Majority-hit rule: more than half of the terms, so a two-term query must hit both. */
 export function minHits(termCount: number): number {
@@ -20,15 +39,15 @@ export function requiredHits(termCount: number, majorityUpTo: number, longMin: n
   return termCount <= majorityUpTo ? majority : Math.min(majority, Math.max(1, longMin));
 }
 
-/** Number of `terms` that occur in `content`. */
+/** Number of `terms` that occur in `content` (Latin terms compared by their Porter stem). */
 export function countHits(terms: readonly string[], content: string): number {
   const lower = content.normalize('NFKC').toLowerCase();
   let tokens: Set<string> | undefined;
   let hits = 0;
   for (const t of terms) {
     if (hasCjk(t)) { if (lower.includes(t)) hits++; continue; }
-    tokens ??= contentTokens(content);
-    if (tokens.has(t)) hits++;
+    tokens ??= stemmedTokens(content);
+    if (tokens.has(porterStem(t))) hits++;
   }
   return hits;
 }
@@ -53,6 +72,17 @@ export function probedLexicalScore(hits: number, termCount: number, bm25Norm: nu
   if (termCount <= 0 || hits <= 0) return 0;
   const b = Math.min(1, Math.max(0, bm25Norm));
   return hitWeight * ((hits - 1 + b) / termCount) + (1 - hitWeight) * b;
+}
+
+/**
+ * The lexical channel with idf-weighted probing: hitWeight · (weight of the terms hit / weight of
+ * all terms) + (1 − hitWeight) · bm25Norm. Hitting a speaker's name and a common verb no longer
+ * counts like hitting the one rare word the question is about.
+ */
+export function weightedLexicalScore(weightedCoverage: number, bm25Norm: number, hitWeight: number): number {
+  const cov = Math.min(1, Math.max(0, weightedCoverage));
+  const b = Math.min(1, Math.max(0, bm25Norm));
+  return hitWeight * cov + (1 - hitWeight) * b;
 }
 
 /**

@@ -12,9 +12,17 @@ const long = (s: string): string => s + ' — padded so the content is well over
 describe('recall dampening: gravity', () => {
   it('halves a semantic-only match above 0.3 sharing no query word', () => {
     const c = cand('v', 0.6, { content: long('Kubernetes ingress controller'), channels: { semantic: 0.8 } });
-    applyDampening([c], ['postgres', 'port'], undefined, { ...d, resolutionEnabled: false });
+    const hit = cand('l', 0.5, { content: 'the postgres port', channels: { lexical: 0.5 } });
+    applyDampening([c, hit], ['postgres', 'port'], undefined, { ...d, resolutionEnabled: false });
     close(c.score, 0.3);
     assert.equal(c.explain.penalties[0]?.stage, 'gravity');
+  });
+
+  it('does not fire when no candidate shares a word with the query (the answer may share none)', () => {
+    const best = cand('v', 0.6, { content: long('Install Node 20, then npm install'), channels: { semantic: 0.8 } });
+    const other = cand('w', 0.25, { content: 'coffee machine', channels: { semantic: 0.3 } });
+    const out = applyDampening([best, other], ['prepare', 'laptop'], undefined, { ...d, resolutionEnabled: false });
+    assert.deepEqual([out[0]?.id, best.score], ['v', 0.6]);
   });
 
   it('spares lexical hits, overlapping content, low scores, and the switched-off stage', () => {
@@ -39,10 +47,20 @@ describe('recall dampening: hub', () => {
     const degreeByEntity = new Map([['e1', 1], ['e2', 2], ['e3', 3], ['e4', 4], ['e5', 5], ['e6', 6], ['e7', 7], ['e8', 8], ['e9', 9], ['hub', 100]]);
     const entitiesByMemory = new Map([['allHub', ['hub']], ['mixed', ['hub', 'e1']], ['none', [] as string[]]]);
     const [a, b, c] = [cand('allHub', 0.5), cand('mixed', 0.5), cand('none', 0.5)];
-    applyDampening([a!, b!, c!], [], { entitiesByMemory, degreeByEntity }, { ...d, resolutionEnabled: false });
+    applyDampening([a!, b!, c!], [], { entitiesByMemory, degreeByEntity }, { ...d, hubEnabled: true, resolutionEnabled: false });
     close(a!.score, 0.35);
     assert.equal(b!.score, 0.5);
     assert.equal(c!.score, 0.5);
+  });
+
+  it('needs hubMinMentions: in a small store the P90 of 1 mention makes no hub', () => {
+    const degreeByEntity = new Map([['billing', 5], ['k8s', 1], ['pg', 1]]);
+    const entitiesByMemory = new Map([['m1', ['billing']], ['m2', ['billing', 'pg']]]);
+    const [a, b] = [cand('m1', 0.5), cand('m2', 0.5)];
+    applyDampening([a!, b!], [], { entitiesByMemory, degreeByEntity }, { ...d, hubEnabled: true, resolutionEnabled: false });
+    assert.deepEqual([a!.score, b!.score], [0.5, 0.5]);
+    applyDampening([a!], [], { entitiesByMemory, degreeByEntity }, { ...d, hubEnabled: true, hubMinMentions: 0, resolutionEnabled: false });
+    close(a!.score, 0.35);
   });
 });
 

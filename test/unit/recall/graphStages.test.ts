@@ -3,7 +3,7 @@ import { ManualClock } from '../../../src/core/clock';
 import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
-import { getGraphBoostIds } from '../../../src/core/recall/graphBoost';
+import { entitySpecificity, getGraphBoostIds, queryCoverage } from '../../../src/core/recall/graphBoost';
 import { resolveFocalEntities, projectTokens } from '../../../src/core/recall/focalEntities';
 import { traverseKnowledgeGraph } from '../../../src/core/recall/traversal';
 import { loadAttributeStates, loadHubInput } from '../../../src/core/recall/graphContext';
@@ -47,18 +47,33 @@ describe('recall graph stages (in-memory store)', () => {
   });
   afterEach(async () => { await store.close(); });
 
+  const flat = { ...DEFAULT_SEARCH_CONFIG.graphBoost, specificity: false };
+
   it('graph boost returns linked memories, one hop neighbours, and never deleted ones', () => {
-    const r = store.read((db) => getGraphBoostIds(db, 'how is the API built?', DEFAULT_SEARCH_CONFIG.graphBoost));
+    const r = store.read((db) => getGraphBoostIds(db, 'how is the API built?', flat));
     assert.deepEqual([...r.memoryIds].sort(), ['m-api', 'm-pg']);
     assert.deepEqual(r.entityIds, ['e-api', 'e-db']);
     assert.equal(r.timedOut, false);
+    assert.deepEqual([...r.weights.values()], [1, 1]);
+  });
+
+  it('graph boost weighs an entity by specificity and centrality: a store-wide hub adds nothing', async () => {
+    // 5 live memories: API (mentions 5) is linked to all of them, Database (mentions 2) to 2 of 5.
+    const r = store.read((db) => getGraphBoostIds(db, 'how is the database built?', DEFAULT_SEARCH_CONFIG.graphBoost));
+    const dbWeight = Math.log(5 / 2) / Math.log(5);
+    assert.ok(Math.abs((r.weights.get('m-pg') ?? 0) - dbWeight) < 1e-9);
+    assert.equal(r.weights.has('m-api'), false); // only reachable through API's neighbour link at half of API's ~0 specificity
+    assert.ok(Math.abs(entitySpecificity(1, 100) - 1) < 1e-9 && entitySpecificity(100, 100) === 0);
+    assert.equal(queryCoverage('lgbtq support group', new Set(['support', 'group'])), 2 / 3);
+    const hub = store.read((db) => getGraphBoostIds(db, 'how is the API built?', DEFAULT_SEARCH_CONFIG.graphBoost));
+    assert.equal(hub.weights.has('m-api'), false);
   });
 
   it('graph boost with no match or a zero deadline gives an empty or partial set', () => {
-    const none = store.read((db) => getGraphBoostIds(db, 'kubernetes', DEFAULT_SEARCH_CONFIG.graphBoost));
+    const none = store.read((db) => getGraphBoostIds(db, 'kubernetes', flat));
     assert.equal(none.memoryIds.size, 0);
     let t = 0;
-    const late = store.read((db) => getGraphBoostIds(db, 'API', { ...DEFAULT_SEARCH_CONFIG.graphBoost, timeoutMs: 0 }, () => (t += 1)));
+    const late = store.read((db) => getGraphBoostIds(db, 'API', { ...flat, timeoutMs: 0 }, () => (t += 1)));
     assert.equal(late.timedOut, true);
     assert.equal(late.memoryIds.size, 0);
   });
@@ -112,7 +127,7 @@ describe('recall graph stages (in-memory store)', () => {
   });
 
   it('recall boosts graph-linked memories by the additive weight', async () => {
-    const base = resolveSearchConfig({ vector: { enabled: false }, traversal: { enabled: false }, graphBoost: { enabled: false }, dampening: { resolutionEnabled: false, hubEnabled: false }, recency: { enabled: false } });
+    const base = resolveSearchConfig({ vector: { enabled: false }, traversal: { enabled: false }, graphBoost: { enabled: false, specificity: false }, dampening: { resolutionEnabled: false, hubEnabled: false }, recency: { enabled: false } });
     const boosted = { ...base, graphBoost: { ...base.graphBoost, enabled: true } };
     const a = await recall(store, { query: 'API TypeScript' }, { clock, config: base, track: false });
     const b = await recall(store, { query: 'API TypeScript' }, { clock, config: boosted, track: false });
@@ -121,7 +136,7 @@ describe('recall graph stages (in-memory store)', () => {
   });
 
   it('recall feeds the traversal channel but keeps traversal-only evidence below anchored hits', async () => {
-    const cfg = resolveSearchConfig({ vector: { enabled: false }, graphBoost: { enabled: false } });
+    const cfg = resolveSearchConfig({ vector: { enabled: false }, graphBoost: { enabled: false }, traversal: { enabled: true, minSpecificity: 0 } });
     const r = await recall(store, { query: 'API TypeScript' }, { clock, config: cfg, track: false });
     assert.equal(r[0]?.id, 'm-api');
     const travOnly = r.filter((x) => x.explain!.sources.join() === 'traversal');

@@ -43,12 +43,13 @@ describe('recall evidence shaping', () => {
   });
 
   it('caps traversal-only evidence below anchored evidence', () => {
-    const unanchored = shapeScore({ lexical: 0, semantic: 0.2, hint: 0, traversal: 0.9 }, base).score;
-    const anchored = shapeScore({ lexical: 0.5, semantic: 0.3, hint: 0, traversal: 0.9 }, base).score;
+    const withTraversal = { ...base, traversal: { ...base.traversal, enabled: true } };
+    const unanchored = shapeScore({ lexical: 0, semantic: 0.2, hint: 0, traversal: 0.9 }, withTraversal).score;
+    const anchored = shapeScore({ lexical: 0.5, semantic: 0.3, hint: 0, traversal: 0.9 }, withTraversal).score;
     close(unanchored, 0.35);
     close(anchored, 0.7 * 0.3 + 0.3 * 0.5); // anchored evidence keeps its own score (0.36)
     assert.ok(unanchored < anchored);
-    close(shapeScore({ lexical: 0, semantic: 0.1, hint: 0, traversal: 0.2 }, base).score, 0.2); // below the cap: lifted by max
+    close(shapeScore({ lexical: 0, semantic: 0.1, hint: 0, traversal: 0.2 }, withTraversal).score, 0.2); // below the cap: lifted by max
   });
 
   it('ignores the hint channel when hints are switched off', () => {
@@ -115,7 +116,7 @@ describe('recall recency tie-breaker', () => {
   it('reorders a near-tie toward the newer memory', () => {
     const old = cand('old', 0.501, { createdAt: daysAgo(365) });
     const fresh = cand('new', 0.5, { createdAt: daysAgo(1) });
-    assert.deepEqual(applyRecencyTieBreak([old, fresh], NOW, cfg.recency).map((c) => c.id), ['new', 'old']);
+    assert.deepEqual(applyRecencyTieBreak([old, fresh], NOW, { ...cfg.recency, enabled: true }).map((c) => c.id), ['new', 'old']);
   });
 
   it('cannot overturn a clear gap of one rank step, even at its most generous', () => {
