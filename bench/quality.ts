@@ -10,7 +10,10 @@
  * Each question is asked with its project (as the extension does) and, for freshness questions, a
  * clock set to its asOf time.
  *
- *   npx tsx bench/quality.ts [--quick]
+ * Memory vectors are stored as the store stores them (STORED_VECTOR_ENCODING, int8) unless
+ * --vector-encoding float32 asks for the old layout, to measure what the compact layout costs.
+ *
+ *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants full,vector-only] [--vector-encoding int8|float32]
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,8 @@ import { heuristicExtract } from '../src/core/extraction/heuristicExtractor';
 import { applyExtractionPayload } from '../src/core/graph/applyExtraction';
 import { graphContext } from '../src/core/graph/graphApply';
 import { insertMemory } from '../src/core/memory/memoryRecords';
+import { STORED_VECTOR_ENCODING, vectorToBlob } from '../src/core/models/vectorStore';
+import type { VectorEncoding } from '../src/core/models/vectorStore';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import { recallDetailed } from '../src/core/recall/recallService';
 import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
@@ -35,6 +40,7 @@ import type { AggregateReport, DevQuestion } from './devset';
 
 const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
+const ENCODING = ((): VectorEncoding => { const i = process.argv.indexOf('--vector-encoding'); return i >= 0 && process.argv[i + 1] === 'float32' ? 'float32' : i >= 0 && process.argv[i + 1] === 'int8' ? 'int8' : STORED_VECTOR_ENCODING; })();
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -94,7 +100,7 @@ export async function buildStore(embedder: QueryEmbedder): Promise<{ store: Memo
       applyExtractionPayload(db, ctx, [out.id], heuristicExtract(m.content, DEFAULT_EXTRACTION_CONFIG), 'heuristic');
       const vec = vectors[i] as Float32Array;
       db.run('INSERT OR IGNORE INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [`v-${out.id}`, `devset-${m.sourceId}`, embedder.id, new Uint8Array(vec.buffer.slice(vec.byteOffset, vec.byteOffset + vec.byteLength)), vec.length, 'memory', out.id, m.createdAt]);
+        [`v-${out.id}`, `devset-${m.sourceId}`, embedder.id, vectorToBlob(vec, ENCODING), vec.length, 'memory', out.id, m.createdAt]);
     });
   });
   return { store, idToSource, buildMs: Date.now() - t0 };
@@ -142,7 +148,7 @@ async function main(): Promise<void> {
       attributes: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entity_attributes')?.n ?? 0,
       superseded: db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entity_attributes WHERE status = 'superseded'")?.n ?? 0,
     }));
-    console.log(`dev set: ${idToSource.size} memories, ${questions.length} questions; graph ${JSON.stringify(graph)}; built in ${buildMs} ms`);
+    console.log(`dev set: ${idToSource.size} memories, ${questions.length} questions; vectors stored as ${ENCODING}; graph ${JSON.stringify(graph)}; built in ${buildMs} ms`);
 
     // Alpha sweep (lexical vs semantic weight) on the full pipeline, to choose the default.
     const sweep: Record<string, AggregateReport['overall']> = {};
@@ -163,7 +169,7 @@ async function main(): Promise<void> {
     console.log(`fused pipeline beats each arm alone (MRR and R@10): ${beatsArms}`);
     mkdirSync(join(__dirname, 'results'), { recursive: true });
     writeFileSync(join(__dirname, 'results', 'quality.json'), JSON.stringify({
-      date: new Date().toISOString(), embedder: real.id, memories: idToSource.size, questions: questions.length, quick: QUICK, graph,
+      date: new Date().toISOString(), embedder: real.id, vectorEncoding: ENCODING, memories: idToSource.size, questions: questions.length, quick: QUICK, graph,
       defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, alphaSweep: sweep, fusedBeatsEachArm: beatsArms, variants: results,
     }, null, 2) + '\n');
     console.log('wrote bench/results/quality.json');
