@@ -72,8 +72,13 @@ export function recordRecall(w: SqlWriter, ranked: RankedRecall, req: RecallRequ
 
 /**
  * Writes the bookkeeping of several recalls, oldest first, with the same outcome as writing each
- * on its own: access counts are summed per memory (last_accessed is the latest recall's time) and
- * session rows are upserted recall by recall, so ranks and hit counts are unchanged.
+ * on its own (one UPDATE per returned memory, one session_memories upsert per result and lexical
+ * hit): access counts are summed per memory (last_accessed is the latest recall's time), and the
+ * session rows are worked out here recall by recall (ranks continue from the session's row count,
+ * a row met again only adds hits and keeps the maxima), then written as one upsert per row.
+ * Each kind is ONE statement whose rows travel as a JSON array parameter (json_each), because the
+ * journal records every statement with its SQL text: per-row statements made a recall cost ~16 KB
+ * of journal, and the journal's growth then forced snapshot rewrites while recalls ran.
  */
 export function recordRecalls(w: SqlWriter, entries: readonly RecallBookkeepingEntry[]): void {
   const access = new Map<string, { n: number; at: string }>();
@@ -83,31 +88,66 @@ export function recordRecalls(w: SqlWriter, entries: readonly RecallBookkeepingE
       access.set(r.id, { n: (a?.n ?? 0) + 1, at: a && a.at > e.nowIso ? a.at : e.nowIso });
     }
   }
-  for (const [id, a] of access) {
-    w.run('UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ?', [a.n, a.at, id]);
+  if (access.size > 0) {
+    w.run(`UPDATE memories SET access_count = access_count + (j.value ->> '$[1]'), last_accessed = j.value ->> '$[2]'
+      FROM json_each(?) AS j WHERE memories.id = j.value ->> '$[0]'`, [JSON.stringify([...access].map(([id, a]) => [id, a.n, a.at]))]);
   }
-  for (const e of entries) recordSessionRows(w, e);
+  const rows = sessionRows(w, entries);
+  if (rows.length > 0) {
+    w.run(`INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
+      SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]', j.value ->> '$[6]', j.value ->> '$[7]', j.value ->> '$[8]'
+        FROM json_each(?) AS j WHERE true
+      ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
+        fts_hit_count = fts_hit_count + excluded.fts_hit_count,
+        was_injected = MAX(was_injected, excluded.was_injected),
+        final_score = MAX(final_score, excluded.final_score)`, [JSON.stringify(rows.map((r) => [r.id, r.session, r.memory, r.source, r.score, r.rank, r.injected, r.hits, r.at]))]);
+  }
 }
 
-function recordSessionRows(w: SqlWriter, e: RecallBookkeepingEntry): void {
-  if (e.session === undefined) return;
-  const lexical = new Set(e.lexicalIds);
-  const upsert = `INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
-      fts_hit_count = fts_hit_count + excluded.fts_hit_count,
-      was_injected = MAX(was_injected, excluded.was_injected),
-      final_score = MAX(final_score, excluded.final_score)`;
-  const session = e.session;
-  let rank = w.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE session_key = ?', [session])?.n ?? 0;
-  for (const r of e.results) {
-    w.run(upsert, [randomUUID(), session, r.id, r.source, r.score, rank++, e.injected ? 1 : 0, lexical.has(r.id) ? 1 : 0, e.nowIso]);
+interface SessionRow { id: string; session: string; memory: string; source: string; score: number; rank: number; injected: number; hits: number; at: string }
+
+/**
+ * The session_memories upserts of `entries`, merged per (session, memory) in first-seen order.
+ * A row new to the session takes the rank, source and time of its first recall; as before, every
+ * result and lexical hit of a recall advances that recall's rank counter, which starts at the
+ * session's row count (rows of any agent; recall writes the default agent's rows).
+ */
+function sessionRows(w: SqlWriter, entries: readonly RecallBookkeepingEntry[]): SessionRow[] {
+  const state = new Map<string, { count: number; existing: Set<string>; rows: Map<string, SessionRow> }>();
+  const out: SessionRow[] = [];
+  for (const e of entries) {
+    if (e.session === undefined) continue;
+    const session = e.session;
+    let st = state.get(session);
+    if (!st) {
+      st = {
+        count: w.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE session_key = ?', [session])?.n ?? 0,
+        existing: new Set(w.all<{ memory_id: string }>("SELECT memory_id FROM session_memories WHERE session_key = ? AND agent_id = 'default'", [session]).map((r) => r.memory_id)),
+        rows: new Map(),
+      };
+      state.set(session, st);
+    }
+    const s = st;
+    let rank = s.count;
+    const upsert = (memory: string, source: string, score: number, injected: number, hits: number): void => {
+      const known = s.rows.get(memory);
+      if (known) {
+        known.hits += hits; known.injected = Math.max(known.injected, injected); known.score = Math.max(known.score, score);
+      } else {
+        // A row that exists already only receives the merged update; its insert values are unused.
+        const row: SessionRow = { id: randomUUID(), session, memory, source, score, rank, injected, hits, at: e.nowIso };
+        s.rows.set(memory, row);
+        out.push(row);
+        if (!s.existing.has(memory)) s.count++;
+      }
+      rank++;
+    };
+    const lexical = new Set(e.lexicalIds);
+    for (const r of e.results) upsert(r.id, r.source, r.score, e.injected ? 1 : 0, lexical.has(r.id) ? 1 : 0);
+    const returned = new Set(e.results.map((r) => r.id));
+    for (const id of lexical) if (!returned.has(id)) upsert(id, 'fts_only', 0, 0, 1);
   }
-  const returned = new Set(e.results.map((r) => r.id));
-  for (const id of lexical) {
-    if (returned.has(id)) continue;
-    w.run(upsert, [randomUUID(), session, id, 'fts_only', 0, rank++, 0, 1, e.nowIso]);
-  }
+  return out;
 }
 
 /** Bookkeeping entries waiting for their deferred write, per store. */

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
-import { recall, recallDetailed, recordRecall } from '../../../src/core/recall/recallService';
+import type { RankedRecall } from '../../../src/core/recall/recallPipeline';
+import { recall, recallDetailed, sessionSource } from '../../../src/core/recall/recallService';
 import type { RecallRequest } from '../../../src/core/recall/recallRequest';
-import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
 import { makeService } from './sessionFixture';
 
@@ -14,6 +15,31 @@ const NOTES: readonly [string, string, string][] = [
   ['database', 'backups', 'database backups run nightly and are kept for thirty days'],
   ['editor', 'settings', 'the team formats code on save with two space indentation'],
 ];
+
+/**
+ * Recall bookkeeping as it was written before it was deferred and coalesced: one UPDATE per returned
+ * memory and one upsert per session row, in the recall's own write. The reference outcome.
+ */
+function recordRecallAsBefore(w: SqlWriter, ranked: RankedRecall, req: RecallRequest, nowIso: string, lexicalCap: number): void {
+  const ids = ranked.results.map((c) => c.id);
+  for (const id of ids) w.run('UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [nowIso, id]);
+  if (req.session === undefined) return;
+  const lexical = new Set(ranked.lexicalIds.slice(0, lexicalCap));
+  const upsert = `INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
+      fts_hit_count = fts_hit_count + excluded.fts_hit_count,
+      was_injected = MAX(was_injected, excluded.was_injected),
+      final_score = MAX(final_score, excluded.final_score)`;
+  let rank = w.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE session_key = ?', [req.session])?.n ?? 0;
+  let n = 0;
+  for (const c of ranked.results) w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, c.id, sessionSource(c), c.score, rank++, req.injected ? 1 : 0, lexical.has(c.id) ? 1 : 0, nowIso]);
+  const returned = new Set(ids);
+  for (const id of lexical) {
+    if (returned.has(id)) continue;
+    w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, id, 'fts_only', 0, rank++, 0, 1, nowIso]);
+  }
+}
 
 /** Two identical stores; the session's recalls, then its end; returns everything feedback wrote. */
 async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspects: unknown[]; access: unknown[]; end: unknown; pendingBeforeEnd: number }> {
@@ -41,10 +67,10 @@ async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspe
   for (const req of requests) {
     clock.advance(60_000);
     if (writeAtOnce) {
-      // Today's behaviour before deferral: each recall's bookkeeping in its own write, at once.
+      // The behaviour before deferral: each recall's bookkeeping in its own write, at once.
       const out = await recallDetailed(store, req, { clock, track: false });
       const nowIso = new Date(clock.now()).toISOString();
-      await store.write('recall', (w) => recordRecall(w, out, req, nowIso, cap));
+      await store.write('recall', (w) => recordRecallAsBefore(w, out, req, nowIso, cap));
     } else {
       await recall(store, req, { clock });
     }
