@@ -17,7 +17,7 @@
  * bench/results/recallCli.json. Build first (node scripts/build.mjs).
  *
  *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200]
- *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--reuse DIR]
+ *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--reuse DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -167,6 +167,7 @@ async function mainCli(): Promise<void> {
     earlyWindow: Number(argOf('early-window', '250')),
     cliPath: join(__dirname, '..', 'dist', 'cli.js'),
     directFillFrom: Number(argOf('direct-fill-from', '50000')),
+    directFillGraph: !args.includes('--no-fill-graph'),
     ...(args.includes('--reuse') ? { reuseDir: argOf('reuse', '') } : {}),
   };
   const report: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageAtStart: os.loadavg(), node: process.version, path: 'agent-memory ingest, then one agent-memory recall --stdin process (bookkeeping on), timed from outside', ...opts };
