@@ -1,5 +1,5 @@
 /**
- * Recall the way users run it (issue 17): synthetic memories ingested through `agent-memory ingest`
+ * Recall the way users run it: synthetic memories ingested through `agent-memory ingest`
  * (embedding and extraction included), then ONE long-running `agent-memory recall --stdin` process
  * answering consecutive queries with bookkeeping on (access counts always, session rows for most
  * queries), each request timed from outside the process (write the line → read the answer line).
@@ -198,7 +198,7 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       let ingestReport: Record<string, unknown>;
       if (kept && existsSync(join(kept, 'fill.json'))) {
         cpSync(join(kept, 'store'), dir, { recursive: true });
-        ingestReport = { ...(JSON.parse(readFileSync(join(kept, 'fill.json'), 'utf8')) as Record<string, unknown>), reusedFrom: kept };
+        ingestReport = { ...(JSON.parse(readFileSync(join(kept, 'fill.json'), 'utf8')) as Record<string, unknown>), reusedStoreFilledEarlier: true };
         console.log(`${String(n).padStart(6)} reusing the store filled earlier: ${JSON.stringify(ingestReport)}`);
       } else {
         ingestReport = await fill(o, dir, file, contents);
@@ -209,7 +209,7 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
         }
       }
       const filesAfterIngest = dirBytes(dir);
-      const stats = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
+      const { storeDir: _dir, ...stats } = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
       const requests = Array.from({ length: o.queries }, (_, i) => ({ query: queryFor(contents, i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
       const loadBeforeRecall = load();
       const s = await stdinSession(o.cliPath, dir, requests);
