@@ -20,6 +20,11 @@
  *
  *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only]
  * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
+ *
+ * Memory vectors are stored as the store stores them (STORED_VECTOR_ENCODING, int8) unless
+ * --vector-encoding float32 asks for the old layout, to measure what the compact layout costs.
+ *
+ *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--vector-encoding int8|float32]
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,6 +42,8 @@ import { memorySupersessionsFor } from '../src/core/extraction/memorySupersessio
 import { categoryHints } from '../src/core/hints/categoryHints';
 import { writeHints } from '../src/core/hints/hintsJobs';
 import { insertMemory } from '../src/core/memory/memoryRecords';
+import { STORED_VECTOR_ENCODING, vectorToBlob } from '../src/core/models/vectorStore';
+import type { VectorEncoding } from '../src/core/models/vectorStore';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import { recallDetailed } from '../src/core/recall/recallService';
 import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
@@ -51,6 +58,7 @@ const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
 const SYNTHETIC = !process.argv.includes('--real-only');
 const REAL = !process.argv.includes('--synthetic-only');
+const ENCODING = ((): VectorEncoding => { const i = process.argv.indexOf('--vector-encoding'); return i >= 0 && process.argv[i + 1] === 'float32' ? 'float32' : i >= 0 && process.argv[i + 1] === 'int8' ? 'int8' : STORED_VECTOR_ENCODING; })();
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -130,7 +138,7 @@ export async function buildStore(embedder: QueryEmbedder): Promise<{ store: Memo
       writeHints(db, out.id, 'default', categoryHints(m.content, m.type), Date.parse(m.createdAt), ctx.newId);
       const vec = vectors[i] as Float32Array;
       db.run('INSERT OR IGNORE INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [`v-${out.id}`, `devset-${m.sourceId}`, embedder.id, new Uint8Array(vec.buffer.slice(vec.byteOffset, vec.byteOffset + vec.byteLength)), vec.length, 'memory', out.id, m.createdAt]);
+        [`v-${out.id}`, `devset-${m.sourceId}`, embedder.id, vectorToBlob(vec, ENCODING), vec.length, 'memory', out.id, m.createdAt]);
     });
   });
   return { store, idToSource, buildMs: Date.now() - t0 };
@@ -299,7 +307,7 @@ async function main(): Promise<void> {
     // One set alone (run in parallel on a busy machine) writes its own file.
     const file = SYNTHETIC && REAL ? 'quality.json' : SYNTHETIC ? 'quality-synthetic.json' : 'quality-real.json';
     writeFileSync(join(__dirname, 'results', file), JSON.stringify({
-      date: new Date().toISOString(), embedder: real.id, quick: QUICK, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
+      date: new Date().toISOString(), embedder: real.id, quick: QUICK, vectorEncoding: ENCODING, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
     }, null, 2) + '\n');
     console.log(`wrote bench/results/${file}`);
   } finally {

@@ -26,6 +26,11 @@ export interface StoreConfig {
   readonly snapshotDelayMs: number;
   /** A journal generation past this size is sealed and a new one begun (compaction unit). */
   readonly journalRotateBytes: number;
+  /**
+   * writeLater() writes (recall bookkeeping) wait at most this long for another write to ride
+   * with, so a burst of recalls costs one journal record and one fsync instead of one each.
+   */
+  readonly deferredWriteMs: number;
   /** Whether close() snapshots: the CLI uses 'ifDue' (cheap for short-lived processes). */
   readonly snapshotOnClose: SnapshotOnClose;
 }
@@ -41,6 +46,7 @@ export const DEFAULT_STORE_CONFIG: StoreConfig = {
   snapshotEveryBytes: 2 * 1024 * 1024,
   snapshotDelayMs: 2_000,
   journalRotateBytes: 8 * 1024 * 1024,
+  deferredWriteMs: 1_000,
   snapshotOnClose: 'ifDue',
 };
 
@@ -62,6 +68,7 @@ export function resolveStoreConfig(partial: Partial<StoreConfig> = {}): StoreCon
     snapshotDelayMs: clamp(partial.snapshotDelayMs, d.snapshotDelayMs, 0, 600_000),
     // Rotation must leave room for snapshots to cover sealed generations.
     journalRotateBytes: Math.max(clamp(partial.journalRotateBytes, d.journalRotateBytes, 4 * 1024, 4 * 1024 * 1024 * 1024), snapshotEveryBytes),
+    deferredWriteMs: clamp(partial.deferredWriteMs, d.deferredWriteMs, 0, 60_000),
     snapshotOnClose: partial.snapshotOnClose === 'never' || partial.snapshotOnClose === 'always' || partial.snapshotOnClose === 'ifDue' ? partial.snapshotOnClose : d.snapshotOnClose,
   };
 }

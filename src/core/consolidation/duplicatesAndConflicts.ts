@@ -1,3 +1,4 @@
+import { decodeVector } from '../models/vectorStore';
 import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
 import { detectContradiction } from '../extraction/contradiction';
@@ -74,8 +75,12 @@ function loadItems(deps: ScanDeps): Item[] {
     `SELECT m.id, m.type, m.content, m.created_at, m.pinned, m.project, e.vector, e.dimensions FROM memories m
        JOIN embeddings e ON e.source_id = m.id AND e.source_type = 'memory' AND e.model_id = ?
       WHERE m.is_deleted = 0 ORDER BY m.updated_at DESC, m.rowid DESC LIMIT ?`, [deps.modelId, deps.graph.maintenanceWindow]));
-  return rows.filter((r) => r.dimensions === deps.dims && r.vector.byteLength === deps.dims * 4)
-    .map((r) => ({ id: r.id, type: r.type, content: r.content, created_at: r.created_at, pinned: r.pinned, project: r.project, vector: new Float32Array(r.vector.slice().buffer) }));
+  const items: Item[] = [];
+  for (const r of rows) {
+    const vector = r.dimensions === deps.dims ? decodeVector(r.vector, deps.dims) : undefined;
+    if (vector) items.push({ id: r.id, type: r.type, content: r.content, created_at: r.created_at, pinned: r.pinned, project: r.project, vector });
+  }
+  return items;
 }
 
 function proposeMerges(items: Item[], threshold: number): MergeProposal[] {

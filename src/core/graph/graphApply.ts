@@ -15,6 +15,7 @@ import type { AttributeKind, AttributeWrite } from './attributeWrites';
 import { bumpEntityMentions, isStoredEntityType, linkMention, upsertEntity, upsertRelation } from './entityWrites';
 import type { EntityUpsert, RelationUpsert, StoredEntityType } from './entityWrites';
 import type { GraphWriteContext } from './graphContext';
+import { compactGraphOps } from './graphOpsRetention';
 import { canonicalName } from './keys';
 import { detachMemoryFromGraph } from './detachMemory';
 import type { DetachSummary } from './detachMemory';
@@ -114,8 +115,17 @@ function entityId(db: SqlWriter, ctx: GraphWriteContext, name: string): string {
 const observedAt = (db: SqlWriter, ctx: GraphWriteContext, memoryId: string | undefined): string =>
   (memoryId ? db.get<{ created_at: string }>('SELECT created_at FROM memories WHERE id = ?', [memoryId])?.created_at : undefined) ?? ctx.nowIso;
 
-/** Applies one validated operation inside the caller's write transaction. */
+/**
+ * Applies one validated operation inside the caller's write transaction, then keeps the audit log
+ * within its retention (graphOpsRetention.ts).
+ */
 export function applyGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp): GraphOpResult {
+  const result = applyOneGraphOp(db, ctx, op);
+  compactGraphOps(db);
+  return result;
+}
+
+function applyOneGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp): GraphOpResult {
   validateGraphOp(op);
   switch (op.op) {
     case 'apply_extraction':

@@ -131,12 +131,49 @@ export function leaseJobs(db: SqlWriter, opts: { owner: string; types: readonly 
   });
 }
 
+/**
+ * Retention of finished jobs (docs/store.md, "What the store keeps"). A completed job has done its
+ * work (the embedding, the graph rows), so only the most recent ones are kept, to show what ran
+ * last; every completion removes the completed rows older than that window. Completed `hints`
+ * jobs are kept, one per memory at most: the hints backfill reads them as "this memory has had its
+ * hints generated" (src/core/hints/hintsJobs.ts). Dead jobs are kept for diagnosis and for the
+ * dead-jobs maintenance task, the most recent DEAD_JOBS_KEPT of them.
+ */
+export const COMPLETED_JOBS_KEPT = 200;
+export const DEAD_JOBS_KEPT = 500;
+/** Job types whose completed rows are markers other code reads (never pruned). */
+const MARKER_TYPES = [JOB_TYPES.hints];
+
 /** Marks a leased job completed. False when the lease was lost (expired and taken by another worker). */
 export function completeJob(db: SqlWriter, id: string, owner: string, result: unknown, nowMs: number): boolean {
   const now = isoFromMs(nowMs);
-  return db.run(
+  const done = db.run(
     "UPDATE memory_jobs SET status = 'completed', result = ?, completed_at = ?, lease_owner = NULL, lease_expires_at = NULL, error = NULL, updated_at = ? WHERE id = ? AND status = 'leased' AND lease_owner = ?",
     [result === undefined ? null : JSON.stringify(result), now, now, id, owner]).changes > 0;
+  if (done) pruneCompletedJobs(db, COMPLETED_JOBS_KEPT);
+  return done;
+}
+
+/**
+ * Deletes completed jobs (marker types excepted) outside the `keep` most recent ones (rows completed in the same millisecond as the oldest kept one go with it). Walks the
+ * completed_at index from the newest, so its cost is about `keep` index steps whatever the table
+ * size. Returns how many rows it deleted.
+ */
+export function pruneCompletedJobs(db: SqlWriter, keep: number): number {
+  const markers = MARKER_TYPES.map(() => '?').join(', ');
+  const cutoff = db.get<{ t: string }>(
+    `SELECT completed_at AS t FROM memory_jobs WHERE completed_at IS NOT NULL AND status = 'completed' AND job_type NOT IN (${markers})
+      ORDER BY completed_at DESC LIMIT 1 OFFSET ?`, [...MARKER_TYPES, keep]);
+  if (!cutoff) return 0;
+  return db.run(`DELETE FROM memory_jobs WHERE completed_at <= ? AND status = 'completed' AND job_type NOT IN (${markers})`, [cutoff.t, ...MARKER_TYPES]).changes;
+}
+
+/** Deletes dead jobs older than the `keep` most recently failed ones. */
+export function pruneDeadJobs(db: SqlWriter, keep: number): number {
+  const cutoff = db.get<{ t: string }>(
+    "SELECT failed_at AS t FROM memory_jobs WHERE failed_at IS NOT NULL AND status = 'dead' ORDER BY failed_at DESC LIMIT 1 OFFSET ?", [keep]);
+  if (!cutoff) return 0;
+  return db.run("DELETE FROM memory_jobs WHERE failed_at <= ? AND status = 'dead'", [cutoff.t]).changes;
 }
 
 /**
@@ -151,6 +188,7 @@ export function failJob(db: SqlWriter, id: string, owner: string, error: string,
   db.run(
     `UPDATE memory_jobs SET status = ?, error = ?, failed_at = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
     [dead ? 'dead' : 'pending', error.slice(0, 2000), now, dead ? null : isoFromMs(nowMs + backoffMs(row.attempts, cfg)), now, id]);
+  if (dead) pruneDeadJobs(db, DEAD_JOBS_KEPT);
   return dead ? 'dead' : 'pending';
 }
 

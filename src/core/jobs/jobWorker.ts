@@ -59,6 +59,8 @@ export class JobWorker {
   private wake: (() => void) | undefined;
   private stopping = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs this worker completed (completed rows are pruned, so the table cannot say). */
+  private done = 0;
 
   constructor(private readonly opts: JobWorkerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.type, h);
@@ -143,6 +145,7 @@ export class JobWorker {
       if (failure === undefined) {
         await this.opts.store.write('jobs.complete', (db) => completeJob(db, job.id, this.owner, result ?? null, this.opts.clock.now()));
         stats.completed++;
+        this.done++;
       } else {
         const message = userMessage(failure);
         const status = await this.opts.store.write('jobs.fail', (db) => {
@@ -163,6 +166,6 @@ export class JobWorker {
     const progress = this.opts.progress ?? noProgress;
     if (progress === noProgress) return;
     const c = this.opts.store.read((db) => countJobs(db, this.types));
-    progress.report({ message: `${c.completed} done, ${c.pending + c.leased} left${c.dead ? `, ${c.dead} failed` : ''}` });
+    progress.report({ message: `${this.done} done, ${c.pending + c.leased} left${c.dead ? `, ${c.dead} failed` : ''}` });
   }
 }

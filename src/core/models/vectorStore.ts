@@ -3,25 +3,61 @@
  * the model id it was computed with, so a model change never mixes vector spaces: a memory is
  * "stale" for model M when no row for its current content hash exists under M. Rows are keyed by
  * (content_hash, model_id) with source_type 'memory' and source_id = the memory id, which is what
- * the recall vector index reads. Vectors are raw little-endian float32 BLOBs.
+ * the recall vector index reads. Vectors are BLOBs in one of two layouts, told apart by length
+ * (the row's `dimensions` says how many components): `dims × 4` bytes of little-endian float32
+ * (rows written before int8 storage, still read), or `4 + dims` bytes: a float32 scale then one
+ * signed byte per component (v[i] ≈ q[i] × scale). New rows use STORED_VECTOR_ENCODING; the
+ * measurement that chose it is in docs/store.md ("What the store keeps").
  */
 import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../errors';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
-/** Float32 vector → BLOB bytes (little-endian float32, a copy). */
-export function vectorToBlob(vector: Float32Array): Uint8Array {
-  return new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+export type VectorEncoding = 'float32' | 'int8';
+
+/** The layout new vector rows are written in. */
+export const STORED_VECTOR_ENCODING: VectorEncoding = 'int8';
+
+/** Float32 vector → BLOB bytes in `encoding` (a copy). */
+export function vectorToBlob(vector: Float32Array, encoding: VectorEncoding = STORED_VECTOR_ENCODING): Uint8Array {
+  if (encoding === 'float32') return new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+  let max = 0;
+  for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i] as number));
+  const scale = max > 0 && Number.isFinite(max) ? max / 127 : 0;
+  const out = new Uint8Array(4 + vector.length);
+  new DataView(out.buffer).setFloat32(0, scale, true);
+  const q = new Int8Array(out.buffer, 4);
+  for (let i = 0; i < vector.length; i++) q[i] = scale > 0 ? Math.max(-127, Math.min(127, Math.round((vector[i] as number) / scale))) : 0;
+  return out;
 }
 
-/** BLOB bytes → a fresh Float32Array; throws E_STORE_CORRUPT on a length that is not whole floats or not `dims`. */
-export function blobToVector(blob: Uint8Array, dims?: number): Float32Array {
-  if (blob.byteLength % 4 !== 0 || (dims !== undefined && blob.byteLength !== dims * 4)) {
-    throw new MemoryError('E_STORE_CORRUPT', `A stored vector has ${blob.byteLength} bytes${dims !== undefined ? `, expected ${dims * 4}` : ''}.`);
+/** The vector in a BLOB of either layout, or undefined when its length fits neither for `dims`. */
+export function decodeVector(blob: Uint8Array, dims: number): Float32Array | undefined {
+  if (blob.byteLength === dims * 4) {
+    const copy = new Uint8Array(blob.byteLength);
+    copy.set(blob);
+    return new Float32Array(copy.buffer);
   }
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Float32Array(copy.buffer);
+  if (blob.byteLength === dims + 4 && dims > 0) {
+    const scale = new DataView(blob.buffer, blob.byteOffset, 4).getFloat32(0, true);
+    const q = new Int8Array(blob.buffer, blob.byteOffset + 4, dims);
+    const out = new Float32Array(dims);
+    for (let i = 0; i < dims; i++) out[i] = (q[i] as number) * scale;
+    return out;
+  }
+  return undefined;
+}
+
+/**
+ * BLOB bytes → a fresh Float32Array. With `dims`, either layout; without, float32 only. Throws
+ * E_STORE_CORRUPT on a length that fits no layout.
+ */
+export function blobToVector(blob: Uint8Array, dims?: number): Float32Array {
+  const v = dims !== undefined ? decodeVector(blob, dims) : blob.byteLength % 4 === 0 ? decodeVector(blob, blob.byteLength / 4) : undefined;
+  if (!v) {
+    throw new MemoryError('E_STORE_CORRUPT', `A stored vector has ${blob.byteLength} bytes${dims !== undefined ? `, expected ${dims * 4} (float32) or ${dims + 4} (int8)` : ''}.`);
+  }
+  return v;
 }
 
 export interface StaleMemory {
@@ -88,10 +124,13 @@ export function memoryVectors(db: SqlReader, modelId: string, memoryIds: readonl
   if (memoryIds.length === 0 || !db.hasTable('embeddings')) return out;
   for (let i = 0; i < memoryIds.length; i += 500) {
     const chunk = memoryIds.slice(i, i + 500);
-    const rows = db.all<{ id: string; vector: Uint8Array }>(
-      `SELECT m.id, e.vector FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model_id = ?
+    const rows = db.all<{ id: string; vector: Uint8Array; dimensions: number }>(
+      `SELECT m.id, e.vector, e.dimensions FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash AND e.model_id = ?
         WHERE m.id IN (${chunk.map(() => '?').join(',')})`, [modelId, ...chunk]);
-    for (const r of rows) if (r.vector.byteLength % 4 === 0) out.set(r.id, blobToVector(r.vector));
+    for (const r of rows) {
+      const v = decodeVector(r.vector, r.dimensions);
+      if (v) out.set(r.id, v);
+    }
   }
   return out;
 }

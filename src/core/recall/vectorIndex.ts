@@ -5,7 +5,8 @@
  * query (one indexed MAX/COUNT when nothing changed).
  */
 import type { SqlReader } from '../store/storeTypes';
-import { VectorMatrix, blobToFloat32 } from './vectorMatrix';
+import { decodeVector } from '../models/vectorStore';
+import { VectorMatrix } from './vectorMatrix';
 
 interface EmbeddingRow { rid: number; source_id: string; vector: Uint8Array; dimensions: number }
 
@@ -35,8 +36,9 @@ export class VectorIndex {
       `SELECT rowid AS rid, source_id, vector, dimensions FROM embeddings
         WHERE model_id = ? AND source_type = 'memory' AND source_id IS NOT NULL AND rowid > ? ORDER BY rowid`, [this.modelId, this.lastRowid]);
     for (const r of rows) {
-      if (r.dimensions !== this.dims || r.vector.byteLength !== this.dims * 4) { this.skipped++; continue; }
-      this.matrix.upsert(r.source_id, blobToFloat32(r.vector, this.dims));
+      const v = r.dimensions === this.dims ? decodeVector(r.vector, this.dims) : undefined;
+      if (!v) { this.skipped++; continue; }
+      this.matrix.upsert(r.source_id, v);
     }
     this.lastRowid = mx;
     this.rowCount = n;

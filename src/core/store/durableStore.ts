@@ -89,6 +89,10 @@ export class DurableStore implements DurableMemoryStore {
   recovery: StoreRecoveryReport | undefined;
   private readonly replica: Replica;
   private pending: PendingWrite[] = [];
+  /** writeLater() writes not yet handed to the flush queue (in request order). */
+  private deferred: PendingWrite[] = [];
+  private deferredPromises = new Set<Promise<unknown>>();
+  private deferTimer: NodeJS.Timeout | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private flushQueued = false;
@@ -118,11 +122,34 @@ export class DurableStore implements DurableMemoryStore {
 
   write<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
     if (this.closed) return Promise.reject(closedError());
+    // Deferred writes were requested first, so they commit first (same batch, same fsync).
+    this.promoteDeferred();
     const promise = new Promise<T>((resolve, reject) => {
       this.pending.push({ label, fn, resolve: resolve as (v: unknown) => void, reject });
     });
     this.scheduleFlush();
     return promise;
+  }
+
+  writeLater<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
+    if (this.closed) return Promise.reject(closedError());
+    const promise = new Promise<T>((resolve, reject) => {
+      this.deferred.push({ label, fn, resolve: resolve as (v: unknown) => void, reject });
+    });
+    const tracked = promise.catch(() => undefined);
+    this.deferredPromises.add(tracked);
+    void tracked.then(() => this.deferredPromises.delete(tracked));
+    if (this.deferred.length >= MAX_WRITE_BATCH) this.promoteDeferred();
+    else if (!this.deferTimer) {
+      this.deferTimer = setTimeout(() => this.promoteDeferred(), this.p.config.deferredWriteMs);
+      this.deferTimer.unref();
+    }
+    return promise;
+  }
+
+  async flushDeferred(): Promise<void> {
+    this.promoteDeferred();
+    await Promise.all([...this.deferredPromises]);
   }
 
   onDidChange(listener: (change: StoreChange) => void): Disposable {
@@ -199,6 +226,7 @@ export class DurableStore implements DurableMemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.pollTimer) clearInterval(this.pollTimer);
+    this.promoteDeferred();
     await this.chain;
     const policy = this.p.config.snapshotOnClose;
     if (policy === 'always' || (policy === 'ifDue' && this.keeper.isDue(this.replica.appliedSeq, this.replica.tail))) {
@@ -249,6 +277,14 @@ export class DurableStore implements DurableMemoryStore {
         this.p.lock.release();
       }
     }).catch((e: unknown) => this.p.logger.warn(`Could not repair the memory store yet: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /** Hands the deferred writes to the flush queue, behind what is already queued. */
+  private promoteDeferred(): void {
+    if (this.deferTimer) { clearTimeout(this.deferTimer); this.deferTimer = undefined; }
+    if (!this.deferred.length) return;
+    this.pending.push(...this.deferred.splice(0));
+    this.scheduleFlush();
   }
 
   private refreshQuietly(): void {

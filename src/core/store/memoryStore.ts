@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, isoFromMs } from '../clock';
 import type { Clock } from '../clock';
+import { DEFAULT_STORE_CONFIG } from '../config/storeConfig';
 import { MemoryError } from '../errors';
 import { silentLogger } from '../logger';
 import type { Logger } from '../logger';
@@ -21,6 +22,8 @@ export interface MemoryStoreOptions {
   readonly logger?: Logger;
   /** Defaults to every migration; tests pass a prefix to build an older schema. */
   readonly migrations?: readonly Migration[];
+  /** How long writeLater() writes wait for another write (StoreConfig.deferredWriteMs). */
+  readonly deferredWriteMs?: number;
 }
 
 export const IN_MEMORY_DIR = ':memory:';
@@ -64,8 +67,12 @@ class InMemoryStore implements MemoryStore {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly listeners: StoreListeners;
+  /** writeLater() writes not yet queued, in request order. */
+  private deferred: (() => void)[] = [];
+  private deferredPromises = new Set<Promise<unknown>>();
+  private deferTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: SqlDatabase, logger: Logger) {
+  constructor(private readonly db: SqlDatabase, logger: Logger, private readonly deferredWriteMs: number) {
     this.storeId = readStoreId(db);
     this.listeners = new StoreListeners(logger);
   }
@@ -76,6 +83,35 @@ class InMemoryStore implements MemoryStore {
   }
 
   write<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
+    this.promoteDeferred();
+    return this.enqueue(label, fn);
+  }
+
+  writeLater<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
+    const promise = new Promise<T>((resolve, reject) => {
+      this.deferred.push(() => { this.enqueue(label, fn).then(resolve, reject); });
+    });
+    const tracked = promise.catch(() => undefined);
+    this.deferredPromises.add(tracked);
+    void tracked.then(() => this.deferredPromises.delete(tracked));
+    if (!this.deferTimer) {
+      this.deferTimer = setTimeout(() => this.promoteDeferred(), this.deferredWriteMs);
+      this.deferTimer.unref();
+    }
+    return promise;
+  }
+
+  async flushDeferred(): Promise<void> {
+    this.promoteDeferred();
+    await Promise.all([...this.deferredPromises]);
+  }
+
+  private promoteDeferred(): void {
+    if (this.deferTimer) { clearTimeout(this.deferTimer); this.deferTimer = undefined; }
+    for (const start of this.deferred.splice(0)) start();
+  }
+
+  private enqueue<T>(label: string, fn: (db: SqlWriter) => T): Promise<T> {
     const run = async (): Promise<T> => {
       this.assertOpen();
       this.db.exec('BEGIN');
@@ -103,6 +139,7 @@ class InMemoryStore implements MemoryStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.promoteDeferred();
     await this.queue;
     this.closed = true;
     this.listeners.clear();
@@ -119,5 +156,5 @@ export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise
   const db = new SqlDatabase(await createEngineDatabase());
   configureConnection(db);
   migrateInPlace(db, options.clock ?? systemClock, options.migrations);
-  return new InMemoryStore(db, options.logger ?? silentLogger);
+  return new InMemoryStore(db, options.logger ?? silentLogger, options.deferredWriteMs ?? DEFAULT_STORE_CONFIG.deferredWriteMs);
 }

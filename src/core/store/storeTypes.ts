@@ -52,6 +52,15 @@ export interface MemoryStore {
    * If `fn` throws, nothing is written and the promise rejects with that error.
    */
   write<T>(label: string, fn: (db: SqlWriter) => T): Promise<T>;
+  /**
+   * A write that need not be durable before the caller goes on (recall bookkeeping): it commits
+   * with this process's next write() (in request order, same lock hold and fsync), after
+   * `deferredWriteMs` at the latest, on flushDeferred(), or on close. The promise resolves when it
+   * is durable. Nothing waits for it on the caller's path; a crash can lose up to that window.
+   */
+  writeLater<T>(label: string, fn: (db: SqlWriter) => T): Promise<T>;
+  /** Commits every writeLater() write now; resolves when they are durable (or failed). */
+  flushDeferred(): Promise<void>;
   /** Fires after local writes and after writes of other processes are applied. */
   onDidChange(listener: (change: StoreChange) => void): Disposable;
   /** Applies other processes' writes now (reads also do this cheaply). */

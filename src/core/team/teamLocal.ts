@@ -18,7 +18,7 @@ import { enqueueJob, JOB_TYPES } from '../jobs/jobQueue';
 import { forgetMemoryInTransaction } from '../memory/forget';
 import { canonicalIso, contentHash, insertMemory, normalizeContent, storageContent } from '../memory/memoryRecords';
 import { redactSecrets } from '../memory/redaction';
-import { blobToVector, upsertMemoryVector } from '../models/vectorStore';
+import { blobToVector, upsertMemoryVector, decodeVector } from '../models/vectorStore';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
 export const TEAM_SOURCE_TYPE = 'team';
@@ -312,13 +312,14 @@ function safeIso(value: string, fallback: string): string {
 
 function useVector(db: SqlWriter, row: IncomingRow, memoryId: string, hash: string, deps: ApplyDeps, nowIso: string, fresh: boolean): boolean {
   if (!row.vector || !row.model_id || row.model_id !== deps.embeddingModelId || !row.dimensions) return false;
-  if (row.vector.byteLength !== row.dimensions * 4) return false;
+  // Either stored layout (float32, or int8 with its scale: models/vectorStore.ts) is accepted as it came.
+  if (!decodeVector(row.vector, row.dimensions)) return false;
   if (!fresh) {
     upsertMemoryVector(db, row.model_id, { memoryId, contentHash: hash, vector: blobToVector(row.vector, row.dimensions) }, nowIso);
     return true;
   }
-  // A memory inserted just now has no older vectors to drop: store the bytes as they came (the
-  // same little-endian float32 layout as vectorToBlob), one insert and one update per row.
+  // A memory inserted just now has no older vectors to drop: store the bytes as they came (a layout
+  // decodeVector reads, checked above), one insert and one update per row.
   db.run(`INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, 'memory', ?, ?)
           ON CONFLICT(content_hash, model_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
   [randomUUID(), hash, row.model_id, row.vector, row.dimensions, memoryId, nowIso]);

@@ -30,7 +30,7 @@ describe('pipeline job handlers (embed, extract)', () => {
     const r = await remember(store, { content: 'The API uses PostgreSQL.' }, deps());
     await worker([createEmbedHandler(emb)]).drain();
     const row = store.read((db) => db.get<{ model_id: string; dimensions: number; vector: Uint8Array; source_id: string }>('SELECT model_id, dimensions, vector, source_id FROM embeddings'));
-    assert.deepEqual([row?.model_id, row?.dimensions, row?.vector.byteLength, row?.source_id], ['fake-embedder', 8, 32, r.id]);
+    assert.deepEqual([row?.model_id, row?.dimensions, row?.vector.byteLength, row?.source_id], ['fake-embedder', 8, 8 + 4, r.id]); // int8: scale + 8 bytes
     assert.equal(store.read((db) => db.get<{ m: string }>('SELECT embedding_model AS m FROM memories')?.m), 'fake-embedder');
   });
 

@@ -5,7 +5,7 @@ import { insertMemory } from '../../../src/core/memory/memoryRecords';
 import type { Embedder } from '../../../src/core/models/embedder';
 import { reembedStale } from '../../../src/core/models/reembed';
 import {
-  blobToVector, countStaleVectors, deleteVectorsOfOtherModels, listStaleVectors, memoryVectors, upsertMemoryVector, vectorToBlob,
+  blobToVector, countStaleVectors, decodeVector, deleteVectorsOfOtherModels, listStaleVectors, memoryVectors, upsertMemoryVector, vectorToBlob,
 } from '../../../src/core/models/vectorStore';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
@@ -39,9 +39,23 @@ describe('vector storage and re-embedding', () => {
   });
   afterEach(async () => { await store.close(); });
 
-  it('round-trips a vector through a BLOB, including unaligned buffers', () => {
-    const v = Float32Array.from([0.5, -1.25, 3e-8]);
+  it('stores int8 (scale + one byte a component) within half a step of each component, and zero vectors as zero', () => {
+    const v = Float32Array.from([0.5, -1.25, 3e-8, 0.031, -0.77]);
     const blob = vectorToBlob(v);
+    assert.equal(blob.byteLength, 4 + 5);
+    const back = blobToVector(blob, 5);
+    const step = 1.25 / 127;
+    v.forEach((x, i) => assert.ok(Math.abs((back[i] as number) - x) <= step / 2 + 1e-7, `${i}: ${back[i]} vs ${x}`));
+    assert.equal(back[1], -1.25, 'the largest component is exact');
+    const unaligned = new Uint8Array(10).subarray(1);
+    unaligned.set(blob);
+    assert.deepEqual(blobToVector(unaligned, 5), back);
+    assert.deepEqual(blobToVector(vectorToBlob(new Float32Array(4)), 4), new Float32Array(4));
+  });
+
+  it('reads float32 rows written before int8 storage', () => {
+    const v = Float32Array.from([0.5, -1.25, 3e-8]);
+    const blob = vectorToBlob(v, 'float32');
     assert.equal(blob.byteLength, 12);
     assert.deepEqual(blobToVector(blob, 3), v);
     const unaligned = new Uint8Array(13).subarray(1);
@@ -52,6 +66,7 @@ describe('vector storage and re-embedding', () => {
   it('rejects a BLOB whose length does not match with E_STORE_CORRUPT', () => {
     assert.throws(() => blobToVector(new Uint8Array(5)), (e: unknown) => e instanceof MemoryError && e.code === 'E_STORE_CORRUPT');
     assert.throws(() => blobToVector(new Uint8Array(8), 3), (e: unknown) => e instanceof MemoryError && e.code === 'E_STORE_CORRUPT');
+    assert.equal(decodeVector(new Uint8Array(9), 3), undefined);
   });
 
   it('lists every live memory as stale for a model with no vectors, and none once embedded', async () => {

@@ -101,7 +101,9 @@ describe('recall service (in-memory store)', () => {
     const pages = (): string => store.read((db) => db.all<{ id: number; block: Uint8Array }>('SELECT id, block FROM memories_fts_data ORDER BY id')
       .map((r) => `${r.id}:${Buffer.from(r.block).toString('hex')}`).join('|'));
     const before = pages();
-    await recall(store, { query: 'deploy port config file' }, { clock, config: lexicalOnly });
+    const out = await recallDetailed(store, { query: 'deploy port config file' }, { clock, config: lexicalOnly });
+    assert.equal(store.read((db) => db.get<{ n: number }>("SELECT access_count AS n FROM memories WHERE id = 'both'"))?.n, 0, 'not written on the answer path');
+    assert.equal(await out.recorded, true);
     const row = store.read((db) => db.get<{ access_count: number; last_accessed: string }>("SELECT access_count, last_accessed FROM memories WHERE id = 'both'"));
     assert.equal(row?.access_count, 1);
     assert.equal(row?.last_accessed, '2026-06-01T00:00:00.000Z');
@@ -111,6 +113,7 @@ describe('recall service (in-memory store)', () => {
   it('records session rows with source, rank, was_injected and fts_hit_count', async () => {
     await recall(store, { query: 'deploy port', session: 's1', limit: 1, injected: true }, { clock, config: lexicalOnly });
     await recall(store, { query: 'deploy port', session: 's1', limit: 1 }, { clock, config: lexicalOnly });
+    await store.flushDeferred();
     const rows = store.read((db) => db.all<{ memory_id: string; source: string; rank: number; was_injected: number; fts_hit_count: number }>(
       "SELECT memory_id, source, rank, was_injected, fts_hit_count FROM session_memories WHERE session_key = 's1' ORDER BY rank"));
     assert.equal(rows[0]?.rank, 0);

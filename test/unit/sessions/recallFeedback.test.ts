@@ -1,7 +1,93 @@
 import { strict as assert } from 'node:assert';
-import { recall } from '../../../src/core/recall/recallService';
+import { ManualClock } from '../../../src/core/clock';
+import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
+import type { RankedRecall } from '../../../src/core/recall/recallPipeline';
+import { recall, recallDetailed, sessionSource } from '../../../src/core/recall/recallService';
+import type { RecallRequest } from '../../../src/core/recall/recallRequest';
+import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
 import { makeService } from './sessionFixture';
+
+const NOTES: readonly [string, string, string][] = [
+  ['deploy', 'schedule', 'production deploys happen on thursday afternoons'],
+  ['deploy', 'tooling', 'deploys run through the release pipeline with a canary stage'],
+  ['database', 'engine', 'the orders database is postgres on the primary cluster'],
+  ['database', 'backups', 'database backups run nightly and are kept for thirty days'],
+  ['editor', 'settings', 'the team formats code on save with two space indentation'],
+];
+
+/**
+ * Recall bookkeeping as it was written before it was deferred and coalesced: one UPDATE per returned
+ * memory and one upsert per session row, in the recall's own write. The reference outcome.
+ */
+function recordRecallAsBefore(w: SqlWriter, ranked: RankedRecall, req: RecallRequest, nowIso: string, lexicalCap: number): void {
+  const ids = ranked.results.map((c) => c.id);
+  for (const id of ids) w.run('UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [nowIso, id]);
+  if (req.session === undefined) return;
+  const lexical = new Set(ranked.lexicalIds.slice(0, lexicalCap));
+  const upsert = `INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
+      fts_hit_count = fts_hit_count + excluded.fts_hit_count,
+      was_injected = MAX(was_injected, excluded.was_injected),
+      final_score = MAX(final_score, excluded.final_score)`;
+  let rank = w.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE session_key = ?', [req.session])?.n ?? 0;
+  let n = 0;
+  for (const c of ranked.results) w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, c.id, sessionSource(c), c.score, rank++, req.injected ? 1 : 0, lexical.has(c.id) ? 1 : 0, nowIso]);
+  const returned = new Set(ids);
+  for (const id of lexical) {
+    if (returned.has(id)) continue;
+    w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, id, 'fts_only', 0, rank++, 0, 1, nowIso]);
+  }
+}
+
+/** Two identical stores; the session's recalls, then its end; returns everything feedback wrote. */
+async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspects: unknown[]; access: unknown[]; end: unknown; pendingBeforeEnd: number }> {
+  const { store, clock } = await openTestStore(new ManualClock(Date.UTC(2026, 2, 1)));
+  await store.write('t', (db) => {
+    const entities = new Map<string, string>();
+    NOTES.forEach(([entity, aspect, content], i) => {
+      const e = entities.get(entity) ?? addEntity(db, clock.now(), entity);
+      entities.set(entity, e);
+      const a = addAspect(db, clock.now(), e, aspect, 0.5);
+      addAttribute(db, clock.now(), e, a, addMemory(db, clock.now(), { id: `mem-${i}`, content, importance: 0.5 + i / 20 }));
+    });
+    db.run('UPDATE memories SET content_hash = id WHERE content_hash IS NULL');
+  });
+  const { service } = makeService(store, clock);
+  await service.start({ sessionKey: 'eq' });
+  const requests: RecallRequest[] = [
+    { query: 'when do production deploys happen', session: 'eq', injected: true, only: 'lexical' },
+    { query: 'database backups', session: 'eq', only: 'lexical' },
+    { query: 'deploys database', session: 'eq', only: 'lexical', limit: 2 },
+    { query: 'which database engine', only: 'lexical' },
+    { query: 'deploys pipeline canary', session: 'eq', injected: true, only: 'lexical' },
+  ];
+  const cap = resolveSearchConfig().topK;
+  for (const req of requests) {
+    clock.advance(60_000);
+    if (writeAtOnce) {
+      // The behaviour before deferral: each recall's bookkeeping in its own write, at once.
+      const out = await recallDetailed(store, req, { clock, track: false });
+      const nowIso = new Date(clock.now()).toISOString();
+      await store.write('recall', (w) => recordRecallAsBefore(w, out, req, nowIso, cap));
+    } else {
+      await recall(store, req, { clock });
+    }
+  }
+  const pendingBeforeEnd = countRows(store);
+  clock.advance(60_000);
+  const end = await service.end('eq');
+  const rows = store.read((db) => db.all('SELECT memory_id, source, rank, was_injected, fts_hit_count, final_score FROM session_memories WHERE session_key = ? ORDER BY rank', ['eq']));
+  const aspects = store.read((db) => db.all('SELECT e.name AS entity, a.name AS aspect, a.weight FROM entity_aspects a JOIN entities e ON e.id = a.entity_id ORDER BY 1, 2'));
+  const access = store.read((db) => db.all('SELECT id, access_count, last_accessed FROM memories ORDER BY id'));
+  await store.close();
+  return { rows, aspects, access, end: (end as { feedback?: unknown } | undefined)?.feedback, pendingBeforeEnd };
+}
+
+function countRows(store: MemoryStore): number {
+  return store.read((db) => db.get<{ n: number }>('SELECT SUM(access_count) AS n FROM memories')?.n ?? 0);
+}
 
 describe('recall hits feed the session feedback loop', () => {
   it('a lexical recall during the session raises the aspect of the memory it found', async () => {
@@ -18,11 +104,25 @@ describe('recall hits feed the session feedback loop', () => {
     await service.start({ sessionKey: 'r1' });
     const found = await recall(store, { query: 'when do production deploys happen', session: 'r1', only: 'lexical' }, { clock });
     assert.equal(found[0]?.id, memory);
+    await store.flushDeferred();
     const hits = store.read((db) => db.get<{ fts_hit_count: number; was_injected: number }>('SELECT fts_hit_count, was_injected FROM session_memories WHERE session_key = ? AND memory_id = ?', ['r1', memory]));
     assert.deepEqual([hits?.fts_hit_count, hits?.was_injected], [1, 1], 'the start row is kept (injected) and the hit counted');
     const r = await service.end('r1');
     assert.deepEqual([r?.feedback?.feedbackAspectsUpdated, r?.feedback?.feedbackFtsConfirmations], [1, 1]);
     assert.ok(Math.abs((store.read((db) => db.get<{ weight: number }>('SELECT weight FROM entity_aspects WHERE id = ?', [aspect])?.weight) ?? 0) - 0.52) < 1e-12);
     await store.close();
+  });
+
+  it('deferred bookkeeping gives the same feedback outcome as writing each recall at once', async () => {
+    const atOnce = await runSession(true);
+    const deferred = await runSession(false);
+    assert.ok(atOnce.pendingBeforeEnd > 0);
+    assert.equal(deferred.pendingBeforeEnd, 0, 'nothing was written on the recall path');
+    assert.ok(atOnce.rows.length > 0);
+    assert.deepEqual(deferred.rows, atOnce.rows);
+    assert.deepEqual(deferred.access, atOnce.access);
+    assert.deepEqual(deferred.end, atOnce.end);
+    assert.deepEqual(deferred.aspects, atOnce.aspects);
+    assert.ok((atOnce.end as { feedbackAspectsUpdated: number }).feedbackAspectsUpdated > 0, 'the session moved aspect weights');
   });
 });

@@ -1,0 +1,255 @@
+/**
+ * Recall the way users run it: synthetic memories ingested through `agent-memory ingest`
+ * (embedding and extraction included), then ONE long-running `agent-memory recall --stdin` process
+ * answering consecutive queries with bookkeeping on (access counts always, session rows for most
+ * queries), each request timed from outside the process (write the line → read the answer line).
+ * Also: ingest throughput, snapshot bytes per memory (after a compaction, so the figure is the image
+ * the store keeps), CLI open time (`agent-memory stats`, node start-up reported beside it), the first
+ * answer after start (model load included), RSS of the recall process, and the machine's load
+ * average at every step (the machine is shared: read timings with it). Needs `node scripts/build.mjs`.
+ *
+ * `directFill` (for sizes the ingest path cannot reach in the time available) writes the same notes
+ * in-process instead: insertMemory, the heuristic extractor through the audited graph apply path,
+ * and random unit vectors in the stored layout (no model), in batches through the durable store.
+ * Open time, snapshot size and recall through `recall --stdin` are then measured the same way; the
+ * ingest throughput is not (the report says which fill was used).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { isoFromMs, ManualClock } from '../src/core/clock';
+import { DEFAULT_EXTRACTION_CONFIG } from '../src/core/config/extractionConfig';
+import { heuristicExtract } from '../src/core/extraction/heuristicExtractor';
+import { applyExtractionPayload } from '../src/core/graph/applyExtraction';
+import { graphContext } from '../src/core/graph/graphApply';
+import { insertMemory } from '../src/core/memory/memoryRecords';
+import { upsertMemoryVector } from '../src/core/models/vectorStore';
+import { normalise } from '../src/core/recall/vectorMatrix';
+import { openStore } from '../src/core/store/openStore';
+
+export interface CliPathOptions {
+  readonly sizes: readonly number[];
+  readonly queries: number;
+  /** Window size for per-window p50/p95 over all queries. */
+  readonly window: number;
+  /** The first `earlyQueries` queries are also reported in windows of `earlyWindow`. */
+  readonly earlyQueries: number;
+  readonly earlyWindow: number;
+  readonly cliPath: string;
+  /** Sizes at or above this are filled in-process instead of through `agent-memory ingest`. */
+  readonly directFillFrom: number;
+  /** Whether the in-process fill also extracts the graph (slow at 100k on a busy machine). */
+  readonly directFillGraph: boolean;
+  /**
+   * Keeps a copy of each freshly filled store under this folder (`<size>/`) and, when the copy
+   * exists, starts from it instead of filling again (the fill is the slow part on a busy machine).
+   * The copy is the state right after the fill; runs always work on a temporary copy of it.
+   */
+  readonly reuseDir?: string;
+}
+
+let seed = 1234;
+const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+const SYLL = ['ka', 'ro', 'mi', 'te', 'su', 'na', 'lo', 'pe', 'di', 'va', 'zu', 'xo', 'bre', 'sta'];
+const zipfWord = (): string => { let w = ''; let n = 1 + Math.floor(Math.pow(rnd(), 2.2) * 6000); do { w += SYLL[n % SYLL.length]; n = Math.floor(n / SYLL.length); } while (n > 0); return w; };
+const SERVICES = Array.from({ length: 400 }, (_, i) => `${['Orion', 'Atlas', 'Vega', 'Nova', 'Lyra', 'Draco', 'Hydra', 'Pyxis'][i % 8]}${Math.floor(i / 8) || ''}`);
+const TECH = ['Postgres', 'Redis', 'Kafka', 'Docker', 'Kubernetes', 'GraphQL', 'React', 'Terraform', 'Nginx', 'SQLite', 'Elasticsearch', 'RabbitMQ'];
+const TEMPLATES: readonly ((s: string, t: string, w: string) => string)[] = [
+  (s, t, w) => `The ${s} service uses ${t} for ${w} storage.`,
+  (s, t, w) => `We decided to move ${s} from ${t} to ${pick(TECH)} because ${w} latency was too high.`,
+  (s, t, w) => `${s} depends on ${t}; the ${w} job runs nightly.`,
+  (s, t, w) => `I prefer ${t} over ${pick(TECH)} for ${w} work in ${s}.`,
+  (s, t, w) => `Deploys of ${s} must not touch ${t} during the ${w} window.`,
+];
+
+/** A short agent note: a templated sentence naming a service and a technology, plus Zipf filler. */
+function note(i: number): string {
+  const words = Array.from({ length: 6 + Math.floor(rnd() * 14) }, zipfWord);
+  return `${pick(TEMPLATES)(pick(SERVICES), pick(TECH), words[0] as string)} ${words.slice(1).join(' ')} (note ${i})`;
+}
+
+function queryFor(contents: readonly string[], i: number): string {
+  const words = (pick(contents)).replace(/[.;()]/g, '').split(' ').filter((w) => w.length > 2);
+  const k = 2 + (i % 4);
+  const start = Math.floor(rnd() * Math.max(1, words.length - k));
+  const q = words.slice(start, start + k).join(' ');
+  return i % 3 === 0 ? `what about ${q}?` : q;
+}
+
+interface Dist { n: number; p50: number; p95: number; max: number }
+function dist(xs: readonly number[]): Dist {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number): number => s[Math.min(s.length - 1, Math.floor(p * s.length))] as number;
+  const r = (x: number): number => Math.round(x * 100) / 100;
+  return { n: s.length, p50: r(at(0.5)), p95: r(at(0.95)), max: r(s[s.length - 1] ?? 0) };
+}
+const load = (): number[] => loadavg().map((x) => Math.round(x * 100) / 100);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+function dirBytes(dir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of readdirSync(dir)) out[f] = statSync(join(dir, f)).size;
+  return out;
+}
+
+function runCli(cli: string, argv: string[]): { ms: number; stdout: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, ...argv], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`agent-memory ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+/** One recall --stdin process: timed request/response pairs, RSS at the end. */
+async function stdinSession(cli: string, dir: string, requests: readonly object[]): Promise<{ latencies: number[]; firstMs: number; rssKb: number; hwmKb: number; empty: number }> {
+  const child = spawn(process.execPath, [cli, 'recall', '--stdin', '--store', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const ask = async (req: object): Promise<{ ms: number; empty: boolean }> => {
+    const t0 = performance.now();
+    child.stdin.write(JSON.stringify(req) + '\n');
+    const next = await lines.next();
+    const ms = performance.now() - t0;
+    if (next.done) throw new Error('recall --stdin ended early');
+    const out = JSON.parse(next.value) as unknown;
+    if (!Array.isArray(out)) throw new Error(`recall --stdin answered ${next.value.slice(0, 200)}`);
+    return { ms, empty: out.length === 0 };
+  };
+  const s0 = performance.now();
+  await ask({ query: 'warm up the model', limit: 10 });
+  const firstMs = performance.now() - s0;
+  const latencies: number[] = [];
+  let empty = 0;
+  for (const req of requests) {
+    const r = await ask(req);
+    latencies.push(r.ms);
+    if (r.empty) empty++;
+  }
+  let rssKb = 0, hwmKb = 0;
+  try {
+    const status = (await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch { /* not Linux: RSS not reported */ }
+  child.stdin.end();
+  await new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return { latencies, firstMs, rssKb, hwmKb, empty };
+}
+
+/** In-process fill: the notes, their graph (heuristic extractor) and random unit vectors. */
+async function directFill(dir: string, contents: readonly string[], withGraph: boolean): Promise<number> {
+  const t0 = performance.now();
+  const store = await openStore({ dir, config: { snapshotOnClose: 'always' } });
+  const start = Date.UTC(2026, 0, 1);
+  // The default model's id and width, as the CLI's embedder will look them up.
+  const meta = (JSON.parse(readFileSync(join(__dirname, '..', 'models', 'use-lite', 'config.json'), 'utf8')) as { agent_memory?: { model_id?: string; dims?: number } }).agent_memory;
+  const modelId = meta?.model_id ?? 'use-lite', dims = meta?.dims ?? 512;
+  for (let i = 0; i < contents.length; i += 500) {
+    await store.write('bench-fill', (w) => {
+      for (let k = i; k < Math.min(contents.length, i + 500); k++) {
+        const createdAt = isoFromMs(start + k * 60_000);
+        const out = insertMemory(w, { content: contents[k] as string, createdAt });
+        if (withGraph) {
+          const ctx = graphContext({ actor: 'bench', reason: 'fill', clock: new ManualClock(start + k * 60_000) });
+          applyExtractionPayload(w, ctx, [out.id], heuristicExtract(contents[k] as string, DEFAULT_EXTRACTION_CONFIG), 'heuristic');
+        }
+        const hash = w.get<{ h: string }>('SELECT content_hash AS h FROM memories WHERE id = ?', [out.id])?.h as string;
+        upsertMemoryVector(w, modelId, { memoryId: out.id, contentHash: hash, vector: normalise(Float32Array.from({ length: dims }, () => rnd() - 0.5)) }, createdAt);
+      }
+    });
+  }
+  await store.close();
+  return performance.now() - t0;
+}
+
+function windows(xs: readonly number[], size: number): Dist[] {
+  const out: Dist[] = [];
+  for (let i = 0; i + size <= xs.length; i += size) out.push(dist(xs.slice(i, i + size)));
+  return out;
+}
+
+/** Fills the store through `agent-memory ingest`, or in-process for sizes from `directFillFrom`. */
+async function fill(o: CliPathOptions, dir: string, file: string, contents: readonly string[]): Promise<Record<string, unknown>> {
+  const n = contents.length;
+  const loadBefore = load();
+  const direct = n >= o.directFillFrom;
+  const fillMs = direct ? await directFill(dir, contents, o.directFillGraph) : runCli(o.cliPath, ['ingest', file, '--store', dir]).ms;
+  console.log(`${String(n).padStart(6)} ${direct ? 'direct fill' : 'ingest'} ${Math.round(fillMs)} ms${direct ? '' : ` (${Math.round(n / (fillMs / 1000))} memories/s, embedding + extraction)`}, load ${loadBefore.join(' ')}`);
+  return direct
+    ? { fill: `in-process (insertMemory${o.directFillGraph ? ' + heuristic graph' : ', NO graph'} + random vectors); not the ingest path, so no ingest throughput`, ms: Math.round(fillMs), loadAverage: [loadBefore, load()] }
+    : { fill: 'agent-memory ingest (embedding + extraction)', ms: Math.round(fillMs), memoriesPerSecond: Math.round(n / (fillMs / 1000)), loadAverage: [loadBefore, load()] };
+}
+
+export async function benchCliPath(o: CliPathOptions): Promise<Record<string, unknown>> {
+  if (!existsSync(o.cliPath)) throw new Error(`${o.cliPath} is missing: run node scripts/build.mjs first`);
+  const report: Record<string, unknown> = {};
+  const nodeStart = median([0, 1, 2, 3, 4].map(() => { const t0 = performance.now(); spawnSync(process.execPath, ['-e', '0']); return performance.now() - t0; }));
+  report.nodeStartMs = Math.round(nodeStart);
+  for (const n of o.sizes) {
+    const root = mkdtempSync(join(tmpdir(), 'am-recall-cli-'));
+    const dir = join(root, 'store');
+    try {
+      const contents = Array.from({ length: n }, (_, i) => note(i));
+      const file = join(root, 'memories.jsonl');
+      writeFileSync(file, contents.map((c) => JSON.stringify({ content: c })).join('\n') + '\n');
+      const kept = o.reuseDir ? join(o.reuseDir, String(n)) : undefined;
+      let ingestReport: Record<string, unknown>;
+      if (kept && existsSync(join(kept, 'fill.json'))) {
+        cpSync(join(kept, 'store'), dir, { recursive: true });
+        ingestReport = { ...(JSON.parse(readFileSync(join(kept, 'fill.json'), 'utf8')) as Record<string, unknown>), reusedStoreFilledEarlier: true };
+        console.log(`${String(n).padStart(6)} reusing the store filled earlier: ${JSON.stringify(ingestReport)}`);
+      } else {
+        ingestReport = await fill(o, dir, file, contents);
+        if (kept) {
+          mkdirSync(kept, { recursive: true });
+          cpSync(dir, join(kept, 'store'), { recursive: true });
+          writeFileSync(join(kept, 'fill.json'), JSON.stringify(ingestReport));
+        }
+      }
+      const filesAfterIngest = dirBytes(dir);
+      const { storeDir: _dir, ...stats } = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
+      const requests = Array.from({ length: o.queries }, (_, i) => ({ query: queryFor(contents, i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
+      const loadBeforeRecall = load();
+      const s = await stdinSession(o.cliPath, dir, requests);
+      const loadAfterRecall = load();
+      const all = dist(s.latencies);
+      const win = windows(s.latencies, o.window);
+      const early = windows(s.latencies.slice(0, o.earlyQueries), o.earlyWindow);
+      const bestP95 = Math.min(...win.map((w) => w.p95));
+      console.log(`${String(n).padStart(6)} recall --stdin ${o.queries} queries: p50 ${all.p50} p95 ${all.p95} max ${all.max} ms; first answer ${Math.round(s.firstMs)} ms; RSS ${Math.round(s.rssKb / 1024)} MB; load ${loadBeforeRecall.join(' ')} → ${loadAfterRecall.join(' ')}`);
+      console.log(`        windows of ${o.window}: ${win.map((w) => `${w.p50}/${w.p95}`).join('  ')} (p50/p95 ms; worst p95 ${Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100)} % above best)`);
+      console.log(`        first ${o.earlyQueries} in windows of ${o.earlyWindow}: ${early.map((w) => `${w.p50}/${w.p95}`).join('  ')}`);
+      const opens: number[] = [];
+      for (let i = 0; i < 5; i++) opens.push(runCli(o.cliPath, ['stats', '--store', dir]).ms);
+      const compact = runCli(o.cliPath, ['maintain', 'compact-store', '--store', dir]);
+      const files = dirBytes(dir);
+      const snapshotBytes = files['snapshot.amsnap'] ?? 0;
+      const openAfter: number[] = [];
+      for (let i = 0; i < 5; i++) openAfter.push(runCli(o.cliPath, ['stats', '--store', dir]).ms);
+      console.log(`${String(n).padStart(6)} snapshot ${(snapshotBytes / 1e6).toFixed(1)} MB = ${Math.round(snapshotBytes / n)} bytes/memory; CLI stats (open + count) median ${Math.round(median(opens))} ms after the recall run, ${Math.round(median(openAfter))} ms after compaction (node start alone ${Math.round(nodeStart)} ms)`);
+      report[String(n)] = {
+        ingest: ingestReport,
+        storeStats: stats,
+        filesAfterIngest,
+        recall: {
+          queries: o.queries, sessionsTracked: '4 in 5 queries carry a session key (bookkeeping on for all)',
+          overall: all, emptyAnswers: s.empty, firstAnswerMs: Math.round(s.firstMs),
+          windows: { size: o.window, p50p95: win, worstP95AboveBestPercent: Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100) },
+          early: { queries: o.earlyQueries, size: o.earlyWindow, p50p95: early, worstP95: Math.max(...early.map((w) => w.p95)) },
+          rssMb: Math.round(s.rssKb / 1024), peakRssMb: Math.round(s.hwmKb / 1024),
+          loadAverage: [loadBeforeRecall, loadAfterRecall],
+        },
+        filesAfterCompaction: files,
+        compactMs: Math.round(compact.ms),
+        snapshotBytesPerMemory: Math.round(snapshotBytes / n),
+        cliStatsMs: { afterRecallRun: opens.map(Math.round), afterCompaction: openAfter.map(Math.round), medianAfterCompaction: Math.round(median(openAfter)), nodeStartMs: Math.round(nodeStart) },
+        loadAverageAtEnd: load(),
+      };
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  return report;
+}
