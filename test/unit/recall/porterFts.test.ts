@@ -82,7 +82,7 @@ describe('memories_fts with Porter stemming (migration 23)', () => {
       await older.write('seed', (w) => insertMemory(w, { id: 'o-paint', content: 'Caroline paints landscapes on weekends.' }));
       assert.deepEqual(search(older, 'painting'), []);
       const first = await older.write('migrate', (w) => runMigrations(w, { nowIso: T0, newStoreId: () => 'x' }));
-      assert.deepEqual(first.applied, [PORTER_FTS_MIGRATION_VERSION]);
+      assert.equal(first.applied[0], PORTER_FTS_MIGRATION_VERSION, 'the stemming migration runs first on a store from before it');
       assert.deepEqual(search(older, 'painting'), ['o-paint']);
       assert.equal(older.read((db) => db.get<{ doc: number }>("SELECT doc FROM memories_fts_vocab WHERE term = 'paint'")?.doc), 1);
       await older.write('later', (w) => insertMemory(w, { id: 'o-new', content: 'The painter arrived.' }));
