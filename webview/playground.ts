@@ -43,9 +43,16 @@ function resultItem(x: RecallResultView, i: number, top: number): HTMLElement {
       weightBar(x.score / top, 'score relative to the best result'),
       h('span', { class: 'score', title: 'final score' }, x.score.toFixed(3)),
       h('span', { class: 'badge' }, x.memoryType),
+      x.stale ? h('span', { class: 'badge stale', title: staleTitle(x.stale) }, x.stale.status === 'superseded' ? 'superseded' : 'partly superseded') : null,
       h('span', { class: 'muted small' }, fmtDate(x.createdAt))),
     h('div', { class: 'result-content' }, x.content),
+    x.stale?.replacement ? h('p', { class: 'stale-note small' }, `Superseded by: ${x.stale.replacement}`) : null,
     explainBlock(x));
+}
+
+function staleTitle(stale: NonNullable<RecallResultView['stale']>): string {
+  const what = stale.status === 'superseded' ? 'A newer memory replaces this one' : 'Part of this memory was replaced by a newer one';
+  return stale.replacement ? `${what}: ${stale.replacement}` : `${what}.`;
 }
 
 function explainBlock(x: RecallResultView): HTMLElement {

@@ -152,6 +152,7 @@ export const recallResultDecoder: Decoder<RecallResultView> = object({
   score: num(-1e6, 1e6),
   memoryType: str(1, L.typeLength),
   createdAt: isoish,
+  stale: nullable(object({ status: oneOf(['superseded', 'partly-superseded']), replacement: nullable(str(1, L.contentLength)) })),
   explain: nullable(explain),
 });
 

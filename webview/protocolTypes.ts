@@ -144,6 +144,11 @@ export interface RecallResultView {
   readonly score: number;
   readonly memoryType: string;
   readonly createdAt: string | null;
+  /**
+   * Set when the currentness stage found the memory replaced (src/core/recall/currentness.ts):
+   * the card says so up front instead of only in "Why was this recalled?".
+   */
+  readonly stale: { readonly status: 'superseded' | 'partly-superseded'; readonly replacement: string | null } | null;
   readonly explain: RecallExplain | null;
 }
 

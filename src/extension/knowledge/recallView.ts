@@ -38,10 +38,13 @@ export function toExplainView(e: Explain): RecallExplain {
   };
 }
 
+const clip = (text: string): string => text.length > PROTOCOL_LIMITS.contentLength ? text.slice(0, PROTOCOL_LIMITS.contentLength - 1) + '…' : text;
+
 export function toRecallView(r: RecallResult): RecallResultView {
   const content = r.content.length > PROTOCOL_LIMITS.contentLength ? r.content.slice(0, PROTOCOL_LIMITS.contentLength - 1) + '…' : r.content;
   return {
     id: r.id, content, score: finite(r.score), memoryType: label(r.type || 'memory'), createdAt: r.createdAt || null,
+    stale: r.currentness ? { status: r.currentness.status, replacement: r.currentness.replacement?.trim() ? clip(r.currentness.replacement.trim()) : null } : null,
     explain: r.explain ? toExplainView(r.explain) : null,
   };
 }

@@ -37,7 +37,7 @@ export function stats(): KnowledgeStats {
 
 export function recallResult(): RecallResultView {
   return {
-    id: 'm1', content: 'use mocha', score: 0.8, memoryType: 'fact', createdAt: null,
+    id: 'm1', content: 'use mocha', score: 0.8, memoryType: 'fact', createdAt: null, stale: null,
     explain: { channels: [{ name: 'lexical', value: 0.7, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }], penalties: [{ name: 'superseded', value: 0.5, op: 'multiply' }], notes: ['matched: mocha'] },
   };
 }
