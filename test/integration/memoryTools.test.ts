@@ -39,6 +39,10 @@ describe('memory language model tools (vscode.lm.invokeTool)', () => {
   it('memory_remember stores a memory and memory_recall finds it', async () => {
     const stored = await invoke('memory_remember', { content: 'Deployments of the shelf service run through GitHub Actions and Docker.', type: 'fact' });
     assert.match(stored, /^Remembered as /);
+    // Only "docker" is a keyword hit ("deploy" and "Deployments" stem differently), so the memory is
+    // found through its vector: wait for the background embed job instead of racing it.
+    await waitFor('the remembered memory to be embedded', () => api.services.current()?.store.read((db) => db.get<{ ok: number }>(
+      "SELECT 1 AS ok FROM memories m JOIN embeddings e ON e.source_id = m.id WHERE m.content LIKE '%GitHub Actions and Docker%'")?.ok), 30_000, 100);
     const found = await invoke('memory_recall', { query: 'how do we deploy with docker', limit: 5 });
     assert.match(found, /GitHub Actions and Docker/);
     assert.match(found, /\[1\] id=/);
