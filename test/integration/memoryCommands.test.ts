@@ -51,6 +51,10 @@ describe('Memory commands and the graph tree', () => {
   });
 
   it('Recall returns the remembered selection (without the quick pick when asked)', async () => {
+    // "work" is no keyword of the memory, so the two-term query finds it through its vector: wait for
+    // the background embed job instead of racing it.
+    await waitFor('the remembered selection to be embedded', () => api.services.current()?.store.read((db) => db.get<{ ok: number }>(
+      'SELECT 1 AS ok FROM memories m JOIN embeddings e ON e.source_id = m.id WHERE m.content = ?', [SELECTED])?.ok), 30_000, 100);
     const results = await vscode.commands.executeCommand<RecallResult[] | undefined>('agentMemory.recall', 'how does pagination work', { showPicker: false });
     assert.ok(results && results.length > 0, 'recall found something');
     assert.match(results[0]?.content ?? '', /opaque cursors/);
