@@ -115,6 +115,19 @@ export function importInputs(t: Pick<Transcript, 'format' | 'startedAt'>, key: s
 }
 
 /** The import inside an open transaction (the folder watcher adds its ledger update to the same one). */
+/** Remembers each input inside the caller's transaction; counts new memories and duplicates. */
+export function rememberInputs(db: SqlWriter, inputs: readonly RememberInput[], deps: RememberDeps): { memoriesCreated: number; duplicates: number; memoryIds: string[] } {
+  let memoriesCreated = 0;
+  let duplicates = 0;
+  const memoryIds: string[] = [];
+  for (const input of inputs) {
+    const r = rememberInTransaction(db, input, deps);
+    if (r.duplicate) duplicates++;
+    else { memoriesCreated++; memoryIds.push(...r.chunkIds); }
+  }
+  return { memoriesCreated, duplicates, memoryIds };
+}
+
 export function importTranscriptInTransaction(db: SqlWriter, t: Transcript, deps: ImportTranscriptDeps, options: ImportTranscriptOptions = {}): ImportReport {
   const key = validateSessionKey(importedSessionKey(t), deps.remember.redaction);
   const project = options.project ?? t.project;
@@ -122,14 +135,7 @@ export function importTranscriptInTransaction(db: SqlWriter, t: Transcript, deps
   const nowIso = isoFromMs(deps.remember.clock.now());
   const summary = t.turns.some((x) => x.role === 'user') ? sessionSummaryText(t, deps.capture, project) : '';
   const inputs = importInputs(t, key, memorableStatements(t, deps.capture, deps.extraction), summary, deps, project, options.summary !== false);
-  let memoriesCreated = 0;
-  let duplicates = 0;
-  const memoryIds: string[] = [];
-  for (const input of inputs) {
-    const r = rememberInTransaction(db, input, deps.remember);
-    if (r.duplicate) duplicates++;
-    else { memoriesCreated++; memoryIds.push(...r.chunkIds); }
-  }
+  const { memoriesCreated, duplicates, memoryIds } = rememberInputs(db, inputs, deps.remember);
   const turnsRecorded = recordSession(db, t, key, project, summary, nowIso, agentId, deps.remember.redaction);
   return { format: t.format, turns: t.turns.length, memoriesCreated, duplicates, sessionKey: key, turnsRecorded, memoryIds };
 }

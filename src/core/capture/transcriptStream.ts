@@ -3,14 +3,13 @@ import { isoFromMs } from '../clock';
 import { DEFAULT_EXTRACTION_CONFIG } from '../config/extractionConfig';
 import { MemoryError } from '../errors';
 import { nameKey } from '../extraction/contract';
-import { rememberInTransaction } from '../memory/remember';
 import { decodeUtf8Strict } from '../memory/textValidation';
 import { validateSessionKey } from '../sessions/sessionRecords';
 import type { MemoryStore } from '../store/storeTypes';
 import { memorableStatements, sessionSummaryFromParts } from './memorableTurns';
 import type { MemorableStatement } from './memorableTurns';
 import { detectTranscriptFormat, parseTranscript } from './transcriptFormat';
-import { finishImportedSession, importedSessionKey, importInputs, recordTurns } from './transcriptImport';
+import { finishImportedSession, importedSessionKey, importInputs, recordTurns, rememberInputs } from './transcriptImport';
 import type { ImportReport, ImportTranscriptDeps, ImportTranscriptOptions } from './transcriptImport';
 import type { Transcript, TranscriptFormat, TranscriptTurn } from './transcriptTypes';
 
@@ -177,16 +176,9 @@ export async function importTranscriptFileStreamed(store: MemoryStore, path: str
     const nowIso = isoFromMs(deps.remember.clock.now());
     const finalKey = key;
     const result = await store.write('transcript-import', (db) => {
-      let memoriesCreated = 0;
-      let duplicates = 0;
-      const memoryIds: string[] = [];
-      for (const input of inputs) {
-        const r = rememberInTransaction(db, input, deps.remember);
-        if (r.duplicate) duplicates++;
-        else { memoriesCreated++; memoryIds.push(...r.chunkIds); }
-      }
+      const remembered = rememberInputs(db, inputs, deps.remember);
       finishImportedSession(db, finalKey, summary, lastAt ?? startedAt ?? nowIso, nowIso, redaction);
-      return { memoriesCreated, duplicates, memoryIds };
+      return remembered;
     });
     return { format, turns, memoriesCreated: result.memoriesCreated, duplicates: result.duplicates, sessionKey: key, turnsRecorded, memoryIds: result.memoryIds };
   } finally {

@@ -112,13 +112,7 @@ function structuralRules(vocab: MentionVocabulary): Rule[] {
 
 function rules(vocab: MentionVocabulary): Rule[] {
   return [
-    { re: /\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s<>"'`)\]]+/gi, type: 'url', keep: (m) => m.replace(/[.,;:!?]+$/, '') },
-    { re: new RegExp(`(?<![\\w@])(?:\\.{1,2}/|~/|/)?(?:[\\w.-]+/)+[\\w.-]+\\.(?:${FILE_EXT})\\b`, 'g'), type: 'file' },
-    { re: /(?<![\w/])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*/g, type: 'package' },
-    { re: /\b(?:npm (?:install|i|add)|pnpm add|yarn add|pip install|cargo add)\s+((?:-{1,2}[\w-]+\s+)*)([a-z0-9][\w.-]*)/g, type: 'package' },
-    techRule(vocab),
-    { re: new RegExp(`(?<![\\w/.-])[\\w-]+\\.(?:${FILE_EXT})\\b(?!\\.\\w)`, 'g'), type: 'file', keep: (m) => (/^\d+\.\d+$/.test(m) ? undefined : m) },
-    { re: /`([^`\n]{2,80})`/g, type: 'symbol' },
+    ...structuralRules(vocab),
     { re: /\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, type: 'symbol' },
     { re: /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g, type: 'symbol' },
     { re: /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, type: 'symbol' },

@@ -177,8 +177,8 @@ export function outboxSize(db: SqlReader): number {
   return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM team_outbox')?.n ?? 0;
 }
 
-/** One row as it travels to the server (every text field redacted). */
-export interface OutgoingRow {
+/** The fields a shared memory has on the server, whichever way it travels. */
+interface TeamRowFields {
   readonly id: string;
   readonly project: string;
   readonly type: string;
@@ -191,7 +191,11 @@ export interface OutgoingRow {
   readonly deleted: boolean;
   readonly model_id: string | null;
   readonly dimensions: number | null;
-  /** base64 of little-endian float32. */
+}
+
+/** One row as it travels to the server (every text field redacted). */
+export interface OutgoingRow extends TeamRowFields {
+  /** base64 of the stored vector BLOB, in whichever layout the store holds it (models/vectorStore.ts). */
   readonly vector: string | null;
 }
 
@@ -267,20 +271,8 @@ export function ackPushed(db: SqlWriter, acks: readonly PushAck[], nowIso: strin
 }
 
 /** A row as pulled from the server. */
-export interface IncomingRow {
-  readonly id: string;
+export interface IncomingRow extends TeamRowFields {
   readonly author: string;
-  readonly project: string;
-  readonly type: string;
-  readonly content: string;
-  readonly content_hash: string;
-  readonly tags: string | null;
-  readonly importance: number | null;
-  readonly confidence: number | null;
-  readonly created_at: string;
-  readonly deleted: boolean;
-  readonly model_id: string | null;
-  readonly dimensions: number | null;
   readonly vector: Uint8Array | null;
   readonly seq: number;
 }
