@@ -76,8 +76,8 @@ describe('memory language model tools (vscode.lm.invokeTool)', () => {
     await waitFor('confirmWrites off', () => (api.services.settings().confirmToolWrites ? undefined : true));
   });
 
-  it('a workspace cannot change agentMemory.tools.confirmWrites (application scope)', async function () {
-    if (!vscode.workspace.workspaceFolders?.length) this.skip();
+  it('a workspace cannot change agentMemory.tools.confirmWrites (application scope)', async () => {
+    assert.ok(vscode.workspace.workspaceFolders?.length, 'the harness opens a workspace folder, so a workspace-level write is possible at all');
     await assert.rejects(async () => { await vscode.workspace.getConfiguration('agentMemory').update('tools.confirmWrites', true, vscode.ConfigurationTarget.Workspace); });
     assert.equal(vscode.workspace.getConfiguration('agentMemory').inspect('tools.confirmWrites')?.workspaceValue, undefined);
   });
