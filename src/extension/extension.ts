@@ -1,19 +1,19 @@
 import * as vscode from 'vscode';
 import { userMessage } from '../core/errors';
-import { createServices, promptLlmConsentIfNeeded } from './services';
-import type { Services } from './services';
-import { registerCommands } from './commands';
-import { registerGraphTree } from './graphTree';
-import type { GraphTreeProvider } from './graphTree';
-import { registerKnowledgeView } from './knowledgeView';
+import { createServices, promptLlmConsentIfNeeded } from './host/services';
+import type { Services } from './host/services';
+import { registerCommands } from './commands/registerCommands';
+import { registerGraphTree } from './tree/graphTree';
+import type { GraphTreeProvider } from './tree/graphTree';
+import { registerKnowledgeView } from './knowledge/knowledgeView';
 import { StoreKnowledgeSource } from './knowledge/storeKnowledgeSource';
-import { registerChatParticipant } from './chatParticipant';
-import { registerMemoryDocuments } from './memoryDocuments';
-import { registerTools } from './lmTools';
-import type { createTools } from './lmTools';
-import { registerStatusBar } from './statusBar';
-import { registerImportFolder } from './importFolder';
-import { registerTeamMemory } from './teamMemory';
+import { registerChatParticipant } from './chat/chatParticipant';
+import { registerMemoryDocuments } from './documents/memoryDocuments';
+import { registerTools } from './tools/lmTools';
+import type { createTools } from './tools/lmTools';
+import { registerStatusBar } from './status/statusBar';
+import { registerImportFolder } from './capture/importFolder';
+import { registerTeamMemory } from './team/teamMemory';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import type { GraphNode } from '../../src/extension/graphTreeData';
+import type { GraphNode } from '../../src/extension/tree/graphTreeData';
 import type { IngestResult } from '../../src/core/ingest/jsonlIngest';
 import type { UrlIngestResult } from '../../src/core/ingest/urlIngest';
 import type { MaintenanceReport } from '../../src/core/maintenance/maintenanceTypes';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { rememberText } from '../../src/extension/memoryActions';
+import { rememberText } from '../../src/extension/actions/memoryActions';
 import { COMPOSED_ANSWER_HINT } from '../../src/extension/chat/recallFormat';
 import { askMemory, memoryApi, restoreDefaultStore, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { LLM_CONSENT_KEY } from '../../src/extension/llmProvider';
-import { createVscodeLlmClient } from '../../src/extension/vscodeLlmClient';
-import { rememberText } from '../../src/extension/memoryActions';
+import { LLM_CONSENT_KEY } from '../../src/extension/llm/llmProvider';
+import { createVscodeLlmClient } from '../../src/extension/llm/vscodeLlmClient';
+import { rememberText } from '../../src/extension/actions/memoryActions';
 import { memoryApi, restoreDefaultStore, setSetting, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';
 

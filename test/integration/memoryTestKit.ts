@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
 import type { MemoryRuntime } from '../../src/extension/runtime/memoryRuntime';
-import type { ChatRequestRecord } from '../../src/extension/chatParticipant';
+import type { ChatRequestRecord } from '../../src/extension/chat/chatParticipant';
 import { waitFor } from './waitFor';
 
 export const EXTENSION_ID = 'agent-memory.agent-memory';

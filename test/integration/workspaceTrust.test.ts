@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import { trustGates } from '../../src/extension/trustGates';
+import { trustGates } from '../../src/extension/host/trustGates';
 import { memoryApi, restoreDefaultStore, setSetting, useFreshStore } from './memoryTestKit';
 import { waitFor } from './waitFor';
 

@@ -6,9 +6,9 @@
 import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import type { RecallResult } from '../../core/recall/recallTypes';
-import { recallMemories } from '../memoryActions';
-import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../memoryDocuments';
-import type { MemoryDocuments } from '../memoryDocuments';
+import { recallMemories } from '../actions/memoryActions';
+import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../documents/memoryDocuments';
+import type { MemoryDocuments } from '../documents/memoryDocuments';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';

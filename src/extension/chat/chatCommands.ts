@@ -4,12 +4,12 @@
  */
 import * as vscode from 'vscode';
 import { getMemory } from '../../core/memory/memoryRecords';
-import { forget, rememberText, setEntityPinned } from '../memoryActions';
-import { memoryUri } from '../memoryDocuments';
+import { forget, rememberText, setEntityPinned } from '../actions/memoryActions';
+import { memoryUri } from '../documents/memoryDocuments';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
-import { formatStatusMarkdown } from '../statusText';
-import { teamStatusLine } from '../teamMemory';
-import type { Services } from '../services';
+import { formatStatusMarkdown } from '../status/statusText';
+import { teamStatusLine } from '../team/teamMemory';
+import type { Services } from '../host/services';
 import type { ChatOutput } from './chatOutput';
 import { escapeMarkdown, snippet } from './recallFormat';
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import { getSession } from '../../core/sessions/sessionRecords';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
-import type { Services } from '../services';
+import type { Services } from '../host/services';
 
 export const CHAT_HARNESS = 'vscode-chat';
 export const TOOLS_HARNESS = 'vscode-lm-tools';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { isMemoryError, userMessage } from '../../core/errors';
-import type { Services } from '../services';
+import type { Services } from '../host/services';
 
 export function safe<A extends unknown[], R>(services: Services, title: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
   return async (...args: A) => {

@@ -18,9 +18,9 @@ import type { IngestResult } from '../../core/ingest/jsonlIngest';
 import { ingestUrl } from '../../core/ingest/urlIngest';
 import type { UrlIngestResult } from '../../core/ingest/urlIngest';
 import { decodeUtf8Strict } from '../../core/memory/textValidation';
-import { parseMarkdownMemories } from '../io/markdownImport';
-import { AGENT_ID } from '../memoryActions';
-import type { Services } from '../services';
+import { parseMarkdownMemories } from '../capture/markdownImport';
+import { AGENT_ID } from '../actions/memoryActions';
+import type { Services } from '../host/services';
 import { inform, registerSafe } from './commandUtil';
 
 function formatOf(uri: vscode.Uri): ExportFormat | 'transcript' | undefined {

@@ -6,9 +6,9 @@
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/errors';
 import type { MaintenanceReport, TaskReport } from '../../core/maintenance/maintenanceTypes';
-import type { Services } from '../services';
-import type { MemoryDocuments } from '../memoryDocuments';
-import { showRenderedDocument } from '../memoryDocuments';
+import type { Services } from '../host/services';
+import type { MemoryDocuments } from '../documents/memoryDocuments';
+import { showRenderedDocument } from '../documents/memoryDocuments';
 import { registerSafe } from './commandUtil';
 import { maintenanceHeadline, maintenanceReportMarkdown } from './maintenanceText';
 

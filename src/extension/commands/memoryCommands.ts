@@ -10,11 +10,11 @@ import { listEntities } from '../../core/graph/graphQueries';
 import type { RememberResult } from '../../core/memory/remember';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { snippet, staleLabel } from '../chat/recallFormat';
-import type { GraphNode } from '../graphTreeData';
-import { entityMemories } from '../graphTreeData';
-import { AGENT_ID, forget, recallMemories, rememberText, setEntityPinned } from '../memoryActions';
-import { memoryUri } from '../memoryDocuments';
-import type { Services } from '../services';
+import type { GraphNode } from '../tree/graphTreeData';
+import { entityMemories } from '../tree/graphTreeData';
+import { AGENT_ID, forget, recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
+import { memoryUri } from '../documents/memoryDocuments';
+import type { Services } from '../host/services';
 import { inform, registerSafe } from './commandUtil';
 
 export interface RecallCommandOptions {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { downloadModel, planModelDownload } from '../../core/models/modelDownload';
 import type { DownloadProgress } from '../../core/models/modelDownload';
 import { downloadedModelDir, isHubModelId } from '../../core/models/modelPaths';
-import type { Services } from '../services';
+import type { Services } from '../host/services';
 import { registerSafe } from './commandUtil';
 import { downloadQuestion, progressMessage } from './modelDownloadText';
 

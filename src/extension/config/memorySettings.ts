@@ -19,7 +19,7 @@ import { resolveSearchConfig } from '../../core/config/searchConfig';
 import type { SearchConfig } from '../../core/config/searchConfig';
 import type { LogLevel } from '../../core/logger';
 import type { FeedbackLoopSettings } from '../../core/sessions/feedbackLoop';
-import { isLogLevel } from '../levelLogger';
+import { isLogLevel } from '../host/levelLogger';
 import { feedbackLoopSettingsFrom } from '../../core/sessions/feedbackLoopSettings';
 
 export type SettingGetter = (key: string) => unknown;

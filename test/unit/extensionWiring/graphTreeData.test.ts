@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
 import { silentLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/extension/config/memorySettings';
-import { aspectChildren, entityChildren, entityMemories, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/graphTreeData';
-import type { GraphNode } from '../../../src/extension/graphTreeData';
-import { rememberText, setEntityPinned } from '../../../src/extension/memoryActions';
+import { aspectChildren, entityChildren, entityMemories, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
+import type { GraphNode } from '../../../src/extension/tree/graphTreeData';
+import { rememberText, setEntityPinned } from '../../../src/extension/actions/memoryActions';
 import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
 import { makeTempDir } from '../helpers/tempDir';
 

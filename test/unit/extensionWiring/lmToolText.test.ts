@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { codeFence, escapeMarkdown, pinConfirmationMarkdown, rememberConfirmationMarkdown } from '../../../src/extension/lmToolText';
+import { codeFence, escapeMarkdown, pinConfirmationMarkdown, rememberConfirmationMarkdown } from '../../../src/extension/tools/lmToolText';
 
 describe('language model tool confirmations', () => {
   it('shows the whole memory text, not cut at 400 characters', () => {

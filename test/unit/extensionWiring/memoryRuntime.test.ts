@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
 import { createRecordingLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/extension/config/memorySettings';
-import { forget, recallMemories, rememberText, setEntityPinned, storeIsEmpty } from '../../../src/extension/memoryActions';
+import { forget, recallMemories, rememberText, setEntityPinned, storeIsEmpty } from '../../../src/extension/actions/memoryActions';
 import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
 
 /** The extension's runtime on a temp store, without an embedding model (keyword recall). */

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { answerPrompt, COMPOSED_ANSWER_HINT, currentFirst, escapeMarkdown, explainDocument, explainLines, memoriesOnlyAnswer, resultList, snippet, staleLabel, toolResultText } from '../../../src/extension/chat/recallFormat';
 import { createRecordingLogger } from '../../../src/core/logger';
-import { levelLogger } from '../../../src/extension/levelLogger';
+import { levelLogger } from '../../../src/extension/host/levelLogger';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
 
 const result: RecallResult = {

@@ -5,7 +5,7 @@ import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
 import { readMemorySettings, settingsDelta } from '../../../src/extension/config/memorySettings';
 import { formatMemoriesMarkdown } from '../../../src/core/capture/memoryExport';
 import type { MemoryRecord } from '../../../src/core/memory/memoryRecords';
-import { parseMarkdownMemories } from '../../../src/extension/io/markdownImport';
+import { parseMarkdownMemories } from '../../../src/extension/capture/markdownImport';
 
 const settingsOf = (values: Record<string, unknown>) => readMemorySettings((k) => values[k]);
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { RuntimeStatus } from '../../../src/extension/runtime/memoryRuntime';
-import { formatStatusMarkdown, statusBarText } from '../../../src/extension/statusText';
+import { formatStatusMarkdown, statusBarText } from '../../../src/extension/status/statusText';
 
 const base: RuntimeStatus = {
   memories: 3, pendingJobs: 0, deadJobs: 0, model: { state: 'ready', model: 'use-lite' }, llm: undefined, storeDir: '/s', storeRecovery: undefined,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { statusDocument } from '../../../src/extension/statusText';
-import type { StatusFeedback } from '../../../src/extension/statusText';
+import { statusDocument } from '../../../src/extension/status/statusText';
+import type { StatusFeedback } from '../../../src/extension/status/statusText';
 import type { RuntimeStatus } from '../../../src/extension/runtime/memoryRuntime';
 
 const status: RuntimeStatus = { memories: 12, pendingJobs: 0, deadJobs: 0, model: { state: 'ready', model: 'use-lite' }, llm: undefined, storeDir: '/store', storeRecovery: undefined };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { TeamStatus } from '../../../src/core/team/teamSync';
-import { describeTeam, memoryIdOf, teamBarText } from '../../../src/extension/teamStatusText';
+import { describeTeam, memoryIdOf, teamBarText } from '../../../src/extension/team/teamStatusText';
 
 const base: TeamStatus = { state: 'connected', server: 'alice@db:5432/team', waiting: 0, reason: undefined, lastSyncAt: undefined, sharedProjects: ['web'], cursor: 7 };
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { trustGates } from '../../../src/extension/trustGates';
-import type { TrustInputs } from '../../../src/extension/trustGates';
+import { trustGates } from '../../../src/extension/host/trustGates';
+import type { TrustInputs } from '../../../src/extension/host/trustGates';
 
 const base: TrustInputs = { trusted: true, captureEnabled: true, llmProvider: 'vscode' };
 

@@ -3,12 +3,12 @@
  * an entity expands to its aspects (by weight) and a Relations group; an aspect to its attributes.
  * vscode-free (the provider in graphTree.ts turns nodes into TreeItems).
  */
-import { listEntities } from '../core/graph/graphQueries';
-import type { EntitySummary } from '../core/graph/graphQueries';
-import type { SqlReader } from '../core/store/storeTypes';
-import { AGENT_ID } from './memoryActions';
-import { snippet } from './chat/recallFormat';
-import { entityTypeIcon } from '../../webview/entityTypeIcons';
+import { listEntities } from '../../core/graph/graphQueries';
+import type { EntitySummary } from '../../core/graph/graphQueries';
+import type { SqlReader } from '../../core/store/storeTypes';
+import { AGENT_ID } from '../actions/memoryActions';
+import { snippet } from '../chat/recallFormat';
+import { entityTypeIcon } from '../../../webview/entityTypeIcons';
 
 /** Entities the tree lists at most (the Knowledge panel's list scales further). */
 export const TREE_MAX_ENTITIES = 5_000;

@@ -3,15 +3,15 @@
  * package.json chatParticipants.commands), followups, session capture, cancellation.
  */
 import * as vscode from 'vscode';
-import { userMessage } from '../core/errors';
-import { answerQuestion, answerRecall, answerWhy } from './chat/chatAnswer';
-import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chat/chatCommands';
-import { ChatOutput } from './chat/chatOutput';
-import { SessionCapture, sessionKeyFromHistory } from './chat/sessionCapture';
-import type { MemoryChatMetadata } from './chat/sessionCapture';
-import { storeIsEmpty } from './memoryActions';
-import type { MemoryDocuments } from './memoryDocuments';
-import type { Services } from './services';
+import { userMessage } from '../../core/errors';
+import { answerQuestion, answerRecall, answerWhy } from './chatAnswer';
+import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chatCommands';
+import { ChatOutput } from './chatOutput';
+import { SessionCapture, sessionKeyFromHistory } from './sessionCapture';
+import type { MemoryChatMetadata } from './sessionCapture';
+import { storeIsEmpty } from '../actions/memoryActions';
+import type { MemoryDocuments } from '../documents/memoryDocuments';
+import type { Services } from '../host/services';
 
 export const PARTICIPANT_ID = 'agent-memory.memory';
 

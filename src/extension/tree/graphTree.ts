@@ -5,10 +5,10 @@
  * window's), and the welcome view (contributes.viewsWelcome) while the graph is empty.
  */
 import * as vscode from 'vscode';
-import { userMessage } from '../core/errors';
+import { userMessage } from '../../core/errors';
 import { aspectChildren, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from './graphTreeData';
 import type { GraphNode } from './graphTreeData';
-import type { Services } from './services';
+import type { Services } from '../host/services';
 
 export type { GraphNode } from './graphTreeData';
 

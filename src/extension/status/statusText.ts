@@ -1,12 +1,12 @@
 /**
  * Status texts (status bar, tooltip, /status, the Show Status command). vscode-free.
  */
-import type { FeedbackKnowledgeStats } from '../core/feedback/knowledgeStats';
-import type { FeedbackTelemetrySnapshot } from '../core/feedback/feedbackTelemetry';
-import type { EntityHealth } from '../core/predictor/entityHealthCalc';
-import { healthLevel } from '../../webview/health';
-import type { RuntimeStatus } from './runtime/memoryRuntime';
-import type { ModelState } from './runtime/trackedEmbedder';
+import type { FeedbackKnowledgeStats } from '../../core/feedback/knowledgeStats';
+import type { FeedbackTelemetrySnapshot } from '../../core/feedback/feedbackTelemetry';
+import type { EntityHealth } from '../../core/predictor/entityHealthCalc';
+import { healthLevel } from '../../../webview/health';
+import type { RuntimeStatus } from '../runtime/memoryRuntime';
+import type { ModelState } from '../runtime/trackedEmbedder';
 
 export function modelStateText(m: ModelState): string {
   switch (m.state) {

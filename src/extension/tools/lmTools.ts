@@ -5,14 +5,14 @@
  * session (recall results tracked for the feedback loop).
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
-import { MemoryError, userMessage } from '../core/errors';
-import { redactSecrets } from '../core/memory/redaction';
-import { recallMemories, rememberText, setEntityPinned } from './memoryActions';
-import { SessionCapture } from './chat/sessionCapture';
-import { snippet, toolResultText } from './chat/recallFormat';
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
+import { MemoryError, userMessage } from '../../core/errors';
+import { redactSecrets } from '../../core/memory/redaction';
+import { recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
+import { SessionCapture } from '../chat/sessionCapture';
+import { snippet, toolResultText } from '../chat/recallFormat';
 import { pinConfirmationMarkdown, rememberConfirmationMarkdown } from './lmToolText';
-import type { Services } from './services';
+import type { Services } from '../host/services';
 
 export const TOOL_NAMES = { recall: 'memory_recall', remember: 'memory_remember', pin: 'memory_pin' } as const;
 /** Most results one memory_recall call returns. */

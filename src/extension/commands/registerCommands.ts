@@ -3,23 +3,23 @@
  * adds the small ones: open panel, show logs, show status, language model setup.
  */
 import * as vscode from 'vscode';
-import type { Services } from './services';
-import { promptLlmConsentIfNeeded } from './services';
-import { KNOWLEDGE_VIEW_ID } from './knowledgeView';
-import { LLM_API_KEY_SECRET } from './llmProvider';
-import { DEFAULT_MIN_COMPARISONS } from '../core/predictor/entityHealthCalc';
-import { getEntityHealth } from '../core/predictor/entityHealth';
-import { healthEmptyReason } from '../core/predictor/healthEmptyReason';
-import { knowledgeStats } from '../core/feedback/knowledgeStats';
-import type { MemoryDocuments } from './memoryDocuments';
-import { showRenderedDocument } from './memoryDocuments';
-import { statusDocument } from './statusText';
-import { AGENT_ID } from './memoryActions';
-import { inform, registerSafe } from './commands/commandUtil';
-import { registerIoCommands } from './commands/ioCommands';
-import { registerMaintenanceCommand } from './commands/maintenanceCommand';
-import { registerMemoryCommands } from './commands/memoryCommands';
-import { registerModelCommands } from './commands/modelCommands';
+import type { Services } from '../host/services';
+import { promptLlmConsentIfNeeded } from '../host/services';
+import { KNOWLEDGE_VIEW_ID } from '../knowledge/knowledgeView';
+import { LLM_API_KEY_SECRET } from '../llm/llmProvider';
+import { DEFAULT_MIN_COMPARISONS } from '../../core/predictor/entityHealthCalc';
+import { getEntityHealth } from '../../core/predictor/entityHealth';
+import { healthEmptyReason } from '../../core/predictor/healthEmptyReason';
+import { knowledgeStats } from '../../core/feedback/knowledgeStats';
+import type { MemoryDocuments } from '../documents/memoryDocuments';
+import { showRenderedDocument } from '../documents/memoryDocuments';
+import { statusDocument } from '../status/statusText';
+import { AGENT_ID } from '../actions/memoryActions';
+import { inform, registerSafe } from './commandUtil';
+import { registerIoCommands } from './ioCommands';
+import { registerMaintenanceCommand } from './maintenanceCommand';
+import { registerMemoryCommands } from './memoryCommands';
+import { registerModelCommands } from './modelCommands';
 
 /** The Show Status document, read from the open store now (statusText.ts#statusDocument). */
 async function statusText(services: Services): Promise<string> {

@@ -5,8 +5,8 @@
  * (mapped onto a CancellationToken); failures become coded MemoryErrors.
  */
 import * as vscode from 'vscode';
-import { MemoryError } from '../core/errors';
-import type { LlmClient } from '../core/hostContext';
+import { MemoryError } from '../../core/errors';
+import type { LlmClient } from '../../core/hostContext';
 
 export interface VscodeModelSelector {
   /** Empty strings select any vendor / family. */

@@ -7,10 +7,10 @@
  * a rendered Markdown preview. Explains and reports are kept for the most recent ones only.
  */
 import * as vscode from 'vscode';
-import { getMemory } from '../core/memory/memoryRecords';
-import type { RecallResult } from '../core/recall/recallTypes';
-import { explainDocument } from './chat/recallFormat';
-import type { Services } from './services';
+import { getMemory } from '../../core/memory/memoryRecords';
+import type { RecallResult } from '../../core/recall/recallTypes';
+import { explainDocument } from '../chat/recallFormat';
+import type { Services } from '../host/services';
 
 export const MEMORY_SCHEME = 'agent-memory';
 /** Explain documents kept (oldest dropped first). */

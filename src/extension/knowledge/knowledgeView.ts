@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Services } from './services';
-import { knowledgeHtml } from './knowledge/knowledgeHtml';
-import { KnowledgeController } from './knowledge/knowledgeController';
-import type { KnowledgeActions } from './knowledge/knowledgeController';
-import type { KnowledgeDataSource } from './knowledge/knowledgeDataSource';
-import { SwitchableKnowledgeSource } from './knowledge/switchableSource';
-import { PANEL_CONFIG } from '../../webview/panelConfig';
+import type { Services } from '../host/services';
+import { knowledgeHtml } from './knowledgeHtml';
+import { KnowledgeController } from './knowledgeController';
+import type { KnowledgeActions } from './knowledgeController';
+import type { KnowledgeDataSource } from './knowledgeDataSource';
+import { SwitchableKnowledgeSource } from './switchableSource';
+import { PANEL_CONFIG } from '../../../webview/panelConfig';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
 export const KNOWLEDGE_PANEL_TYPE = 'agentMemory.knowledgePanel';

@@ -3,13 +3,13 @@
  * the first-run explanation (what is sent, what it may cost), and never in an untrusted workspace.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
-import { userMessage } from '../core/errors';
-import type { LlmClient } from '../core/hostContext';
-import type { Logger } from '../core/logger';
-import { createOpenAiCompatibleClient } from '../core/llm/openAiCompatibleClient';
-import { withPromptRedaction } from '../core/llm/redactingLlm';
-import type { LlmProviderName, LlmSettings } from './config/memorySettings';
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
+import { userMessage } from '../../core/errors';
+import type { LlmClient } from '../../core/hostContext';
+import type { Logger } from '../../core/logger';
+import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
+import { withPromptRedaction } from '../../core/llm/redactingLlm';
+import type { LlmProviderName, LlmSettings } from '../config/memorySettings';
 import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
 
 export const LLM_API_KEY_SECRET = 'agentMemory.llm.apiKey';

@@ -2,7 +2,7 @@
  * The core services' logger: the Agent Memory output channel filtered by agentMemory.log.level
  * (read on every call, so a change applies at once). vscode-free.
  */
-import type { Logger, LogLevel } from '../core/logger';
+import type { Logger, LogLevel } from '../../core/logger';
 
 export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];
 

@@ -2,18 +2,18 @@
  * The few things users and agents do with memory, shared by the chat participant, the language
  * model tools and the commands. vscode-free; each takes the open runtime.
  */
-import { isoFromMs, systemClock } from '../core/clock';
-import { MemoryError } from '../core/errors';
-import { forgetMemoryCompletely } from '../core/memory/forget';
-import type { ForgetSummary } from '../core/memory/forget';
-import { countMemories } from '../core/memory/memoryRecords';
-import { remember } from '../core/memory/remember';
-import type { RememberResult } from '../core/memory/remember';
-import { getPinnedEntities, pinEntity, unpinEntity } from '../core/pinning/pinning';
-import type { PinnedEntity, PinResult } from '../core/pinning/pinning';
-import { recallDetailed } from '../core/recall/recallService';
-import type { RecallResult } from '../core/recall/recallTypes';
-import type { MemoryRuntime } from './runtime/memoryRuntime';
+import { isoFromMs, systemClock } from '../../core/clock';
+import { MemoryError } from '../../core/errors';
+import { forgetMemoryCompletely } from '../../core/memory/forget';
+import type { ForgetSummary } from '../../core/memory/forget';
+import { countMemories } from '../../core/memory/memoryRecords';
+import { remember } from '../../core/memory/remember';
+import type { RememberResult } from '../../core/memory/remember';
+import { getPinnedEntities, pinEntity, unpinEntity } from '../../core/pinning/pinning';
+import type { PinnedEntity, PinResult } from '../../core/pinning/pinning';
+import { recallDetailed } from '../../core/recall/recallService';
+import type { RecallResult } from '../../core/recall/recallTypes';
+import type { MemoryRuntime } from '../runtime/memoryRuntime';
 
 export const AGENT_ID = 'default';
 /** Longest text remembered in one go from chat, a tool or a selection (longer text is chunked by the core). */

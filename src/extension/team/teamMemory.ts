@@ -7,17 +7,17 @@
  * handed to the core through TeamSyncDeps.password.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REDACTION_CONFIG } from '../core/config/redactionConfig';
-import { resolveTeamConfig } from '../core/config/teamConfig';
-import { MemoryError, userMessage } from '../core/errors';
-import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../core/team/teamAdmin';
-import { parseConnectionString } from '../core/team/teamConnection';
-import { readTeamState } from '../core/team/teamLocal';
-import { TeamSync } from '../core/team/teamSync';
-import type { TeamStatus } from '../core/team/teamSync';
-import { inform, registerSafe } from './commands/commandUtil';
-import type { MemoryRuntime } from './runtime/memoryRuntime';
-import type { Services } from './services';
+import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
+import { resolveTeamConfig } from '../../core/config/teamConfig';
+import { MemoryError, userMessage } from '../../core/errors';
+import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
+import { parseConnectionString } from '../../core/team/teamConnection';
+import { readTeamState } from '../../core/team/teamLocal';
+import { TeamSync } from '../../core/team/teamSync';
+import type { TeamStatus } from '../../core/team/teamSync';
+import { inform, registerSafe } from '../commands/commandUtil';
+import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { Services } from '../host/services';
 import { describeTeam, memoryIdOf, teamBarText } from './teamStatusText';
 
 const SECRET_PREFIX = 'agentMemory.team.password:';

@@ -2,7 +2,7 @@
  * Texts of the team state for the status bar item, its tooltip and `@memory /status` (pure, so the
  * unit layer tests them without VS Code). docs/team.md, "In VS Code".
  */
-import type { TeamStatus } from '../core/team/teamSync';
+import type { TeamStatus } from '../../core/team/teamSync';
 
 export function describeTeam(s: TeamStatus): string {
   if (s.state === 'off' || !s.server) return 'Team memory: not connected.';

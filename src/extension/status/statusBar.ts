@@ -4,8 +4,8 @@
  * something else did (activation never waits for it) and updates on every store change.
  */
 import * as vscode from 'vscode';
-import { userMessage } from '../core/errors';
-import type { Services } from './services';
+import { userMessage } from '../../core/errors';
+import type { Services } from '../host/services';
 import { statusBarText, statusLines } from './statusText';
 
 /** Store changes closer together than this update the item once. */

@@ -5,11 +5,11 @@
  * setting, trust or the runtime changes.
  */
 import * as vscode from 'vscode';
-import { ImportFolderWatcher } from '../core/capture/importFolderWatcher';
-import type { WatchFolder } from '../core/capture/importFolderWatcher';
-import { userMessage } from '../core/errors';
-import type { MemoryRuntime } from './runtime/memoryRuntime';
-import type { Services } from './services';
+import { ImportFolderWatcher } from '../../core/capture/importFolderWatcher';
+import type { WatchFolder } from '../../core/capture/importFolderWatcher';
+import { userMessage } from '../../core/errors';
+import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { Services } from '../host/services';
 
 const watchWithVscode: WatchFolder = (folder, onChange) => {
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '*'));

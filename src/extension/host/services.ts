@@ -5,17 +5,17 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { systemClock } from '../core/clock';
-import { userMessage } from '../core/errors';
-import type { HostContext } from '../core/hostContext';
-import { noProgress } from '../core/hostContext';
-import type { StoreChange } from '../core/store/storeTypes';
-import { readMemorySettings, settingsDelta, userScopedGetter } from './config/memorySettings';
-import type { MemorySettings } from './config/memorySettings';
+import { systemClock } from '../../core/clock';
+import { userMessage } from '../../core/errors';
+import type { HostContext } from '../../core/hostContext';
+import { noProgress } from '../../core/hostContext';
+import type { StoreChange } from '../../core/store/storeTypes';
+import { readMemorySettings, settingsDelta, userScopedGetter } from '../config/memorySettings';
+import type { MemorySettings } from '../config/memorySettings';
 import { levelLogger } from './levelLogger';
-import { askLlmConsent, resolveLlm } from './llmProvider';
-import type { LlmChoice } from './llmProvider';
-import { MemoryRuntime } from './runtime/memoryRuntime';
+import { askLlmConsent, resolveLlm } from '../llm/llmProvider';
+import type { LlmChoice } from '../llm/llmProvider';
+import { MemoryRuntime } from '../runtime/memoryRuntime';
 import { trustGates } from './trustGates';
 import type { TrustGates } from './trustGates';
 
