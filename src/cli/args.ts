@@ -4,6 +4,8 @@ export interface ParsedArgs {
   /** Values of `--name value` and `--name=value`; boolean flags map to true; repeated flags keep the last value. */
   readonly flags: Readonly<Record<string, string | true>>;
   readonly positionals: readonly string[];
+  /** Every `--set key=value`, in order (the one repeatable flag; src/cli/cliSettings.ts). */
+  readonly sets?: readonly string[];
 }
 
 /** Flags that never take a value. */
@@ -12,7 +14,7 @@ export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 's
 /** Flags that always take a value (`--name value` or `--name=value`). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   'store', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
-  'query', 'role', 'harness', 'agent', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who',
+  'query', 'role', 'harness', 'agent', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set',
 ]);
 
 /**
@@ -24,6 +26,7 @@ export const VALUE_FLAGS: ReadonlySet<string> = new Set([
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Record<string, string | true> = {};
   const positionals: string[] = [];
+  const sets: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
@@ -36,22 +39,25 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         continue;
       }
       if (!VALUE_FLAGS.has(name)) throw new MemoryError('E_USAGE', `unknown option --${name}`);
-      if (eq > 0) { flags[name] = arg.slice(eq + 1); continue; }
-      const value = argv[i + 1];
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[i + 1];
       if (value === undefined) throw new MemoryError('E_USAGE', `--${name} needs a value`);
       flags[name] = value;
-      i++;
+      if (name === 'set') sets.push(value);
+      if (eq <= 0) i++;
       continue;
     }
     positionals.push(arg);
   }
-  return { flags, positionals };
+  return { flags, positionals, ...(sets.length ? { sets } : {}) };
 }
 
-/** Refuses any flag the command does not take (`store`, `verbose` and `help` are accepted everywhere). */
+/** Flags every command accepts. */
+const GLOBAL_FLAGS: readonly string[] = ['store', 'verbose', 'help', 'set'];
+
+/** Refuses any flag the command does not take (GLOBAL_FLAGS are accepted everywhere). */
 export function checkFlags(args: ParsedArgs, command: string, allowed: readonly string[]): void {
   for (const name of Object.keys(args.flags)) {
-    if (name === 'store' || name === 'verbose' || name === 'help' || allowed.includes(name)) continue;
+    if (GLOBAL_FLAGS.includes(name) || allowed.includes(name)) continue;
     throw new MemoryError('E_USAGE', `${command} does not take --${name}`);
   }
 }

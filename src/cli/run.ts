@@ -22,6 +22,7 @@ import { exportCommand } from './commands/export';
 import { storeCommand } from './commands/store';
 import { teamCommand } from './commands/team';
 import { extractCommand } from './commands/extract';
+import { configCommand } from './commands/config';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -31,7 +32,7 @@ export interface CliIo {
 /** A CLI command: returns the exit code (0 ok, 1 error, 2 usage). */
 export type CliCommand = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
-const USAGE = `usage: agent-memory [--store DIR] <command> [options]
+const USAGE = `usage: agent-memory [--store DIR] [--set KEY=VALUE]... <command> [options]
 
 commands:
   help                 show this help
@@ -63,6 +64,9 @@ commands:
                        team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
   extract [--json] [--who NAME] TEXT | --stdin   entities, relations and facts of a text, as ingest extracts them;
                        --stdin reads one JSON {"text", "who"?} a line and writes one JSON result a line
+  config list [--json] | get KEY [--json] | set KEY VALUE | unset KEY
+                       the settings every command runs on (the VS Code agentMemory.* keys), with where each
+                       value comes from: --set KEY=VALUE > AGENT_MEMORY_<KEY> > <store>/config.json > default
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -90,6 +94,7 @@ const commands: Record<string, CliCommand> = {
   store: storeCommand,
   team: teamCommand,
   extract: extractCommand,
+  config: configCommand,
 };
 
 /** The flags each command takes; anything else is a usage error (exit 2). */
@@ -112,6 +117,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   store: ['json'],
   team: ['json', 'project', 'model'],
   extract: ['json', 'stdin', 'who'],
+  config: ['json'],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

@@ -23,14 +23,14 @@ export function makeFetchCommand(options: PipelineCliOptions = {}): CliCommand {
     const embedder = cliEmbedder(options);
     const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
     try {
-      const r = await withCliStore(args, async (store) => {
+      const r = await withCliStore(args, async (store, settings) => {
         const project = stringFlag(args, 'project');
         const out = await ingestUrl(store, url, {
-          remember: cliRememberDeps(embedder),
-          fetch: resolveFetchConfig({ allowPrivateAddresses: args.flags['allow-private'] === true }),
+          remember: cliRememberDeps(embedder, settings),
+          fetch: resolveFetchConfig({ ...settings.fetch, allowPrivateAddresses: args.flags['allow-private'] === true || settings.fetch.allowPrivateAddresses }),
           ...(project ? { project } : {}),
         });
-        if (!out.duplicate && args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io);
+        if (!out.duplicate && args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io, settings);
         return out;
       });
       if (args.flags.json === true) io.stdout(JSON.stringify({ id: r.id, chunkIds: r.chunkIds, duplicate: r.duplicate, url: redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text, title: r.title ?? null, bytes: r.byteLength }) + '\n');

@@ -19,8 +19,8 @@ export async function healthCommand(args: ParsedArgs, io: CliIo): Promise<number
   if (since !== undefined && Number.isNaN(Date.parse(since))) throw new MemoryError('E_USAGE', '--since must be a date, e.g. 2026-03-01');
   const sinceIso = since === undefined ? undefined : new Date(Date.parse(since)).toISOString();
   const min = intFlag(args, 'min', 1, 10_000) ?? 3;
-  const fb = resolveFeedbackConfig();
-  const out = await withCliStore(args, async (store) => store.read((db) => {
+  const out = await withCliStore(args, async (store, settings) => store.read((db) => {
+    const fb = resolveFeedbackConfig(settings.feedbackLoop.feedback);
     const entities = getEntityHealth(db, agent, sinceIso, min);
     return {
       entities,

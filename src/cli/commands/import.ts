@@ -1,4 +1,3 @@
-import { resolveCaptureConfig } from '../../core/config/captureConfig';
 import { MemoryError } from '../../core/errors';
 import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { createStreamLogger } from '../../core/logger';
@@ -45,13 +44,13 @@ export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand 
     if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'import needs one transcript file, e.g. agent-memory import session.jsonl');
     const format = formatFlag(args);
     const project = stringFlag(args, 'project');
-    const capture = resolveCaptureConfig();
     const llm = (options.llm ?? cliLlm)(args);
     const embedder = cliEmbedder(options);
     const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
     try {
-      const report = await withCliStore(args, async (store) => {
-        const deps = { remember: cliRememberDeps(embedder), capture };
+      const report = await withCliStore(args, async (store, settings) => {
+        const capture = settings.capture;
+        const deps = { remember: cliRememberDeps(embedder, settings), capture };
         // JSONL transcripts are streamed in batches (bounded memory, resumable); a VS Code export is one document.
         let lastReport = performance.now();
         const onProgress = (p: { lines: number; turnsRecorded: number; bytes: number }): void => {
@@ -61,7 +60,7 @@ export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand 
         };
         const streamed = await importTranscriptFileStreamed(store, file, deps, { onProgress, ...(project ? { project } : {}), ...(format ? { format } : {}) });
         const r = streamed ?? await importTranscript(store, parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) }), deps, project ? { project } : {});
-        if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settlePipeline(store, embedder, llm, logger, io);
+        if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settlePipeline(store, embedder, llm, logger, io, settings);
         return r;
       });
       io.stdout(args.flags.json === true ? `${JSON.stringify(report)}\n` : describe(report));

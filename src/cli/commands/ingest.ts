@@ -1,7 +1,5 @@
 import { systemClock } from '../../core/clock';
-import { DEFAULT_EXTRACTION_CONFIG } from '../../core/config/extractionConfig';
-import { DEFAULT_GRAPH_CONFIG } from '../../core/config/graphConfig';
-import { DEFAULT_JOBS_CONFIG } from '../../core/config/jobsConfig';
+import type { MemorySettings } from '../../core/config/memorySettings';
 import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { MemoryError } from '../../core/errors';
 import type { LlmClient } from '../../core/hostContext';
@@ -53,8 +51,9 @@ export function cliEmbedder(options: PipelineCliOptions): Embedder | undefined {
   return dir ? new WorkerEmbedder({ modelDir: dir }) : undefined;
 }
 
-export function cliRememberDeps(embedder: Embedder | undefined): RememberDeps {
-  return defaultRememberDeps(systemClock, { enqueue: { embed: embedder !== undefined, extract: true, hints: false } });
+/** Remember deps as the extension's runtime builds them: extraction only with the knowledge graph on. */
+export function cliRememberDeps(embedder: Embedder | undefined, settings: MemorySettings): RememberDeps {
+  return defaultRememberDeps(systemClock, { jobs: settings.jobs, enqueue: { embed: embedder !== undefined, extract: settings.graphEnabled, hints: false } });
 }
 
 /** How often (at most) the CLI repeats an unchanged "waiting for background jobs" line. */
@@ -74,8 +73,8 @@ export function describeSettleWait(wait: SettleWait): string {
 }
 
 /** Runs the write pipeline's jobs in this process until they are all done, saying on stderr what it waits for. */
-export async function settlePipeline(store: MemoryStore, embedder: Embedder | undefined, llm: LlmClient | undefined, logger: Logger, io: CliIo): Promise<void> {
-  const handlers = createPipelineHandlers({ embedder, llm, extraction: DEFAULT_EXTRACTION_CONFIG, graph: DEFAULT_GRAPH_CONFIG, logger });
+export async function settlePipeline(store: MemoryStore, embedder: Embedder | undefined, llm: LlmClient | undefined, logger: Logger, io: CliIo, settings: MemorySettings): Promise<void> {
+  const handlers = createPipelineHandlers({ embedder, llm, extraction: settings.extraction, graph: settings.graph, logger });
   // Progress on stderr while this process works through the jobs: first after a short pause (a
   // quick ingest stays quiet), then at most every PROGRESS_EVERY_MS.
   const started = Date.now();
@@ -88,7 +87,7 @@ export async function settlePipeline(store: MemoryStore, embedder: Embedder | un
       io.stderr(`agent-memory: background jobs (embedding, extraction): ${u.message}\n`);
     },
   };
-  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger, progress });
+  const worker = new JobWorker({ store, handlers, config: settings.jobs, clock: systemClock, logger, progress });
   let last = { line: '', at: 0 };
   const onWait = (wait: SettleWait): void => {
     const line = describeSettleWait(wait);
@@ -118,9 +117,9 @@ export function makeIngestCommand(options: PipelineCliOptions = {}): CliCommand 
     const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
     if (!embedder) io.stderr('agent-memory: no embedding model found; memories are searchable by keyword only\n');
     try {
-      const result = await withCliStore(args, async (store) => {
-        const r = await ingestMemories(store, inputs, cliRememberDeps(embedder));
-        if (args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io);
+      const result = await withCliStore(args, async (store, settings) => {
+        const r = await ingestMemories(store, inputs, cliRememberDeps(embedder, settings));
+        if (args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io, settings);
         return r;
       });
       io.stdout(JSON.stringify({ ingested: result.ingested, duplicates: result.duplicates, ms: Math.round(performance.now() - started) }) + '\n');

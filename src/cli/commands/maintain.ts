@@ -10,7 +10,7 @@ import { cliFeedbackLoop } from './session';
 
 export async function maintainCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
-  const report = await withCliStore(args, (store) => cliFeedbackLoop(store, logger).maintenance.run(args.positionals));
+  const report = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).maintenance.run(args.positionals));
   if (args.flags.json === true) { io.stdout(JSON.stringify(report) + '\n'); return report.tasks.some((t) => t.status === 'failed') ? 1 : 0; }
   for (const t of report.tasks) {
     const summary = Object.entries(t.summary).map(([k, v]) => `${k}=${v}`).join(', ');

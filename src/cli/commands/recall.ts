@@ -11,6 +11,8 @@ import { systemClock } from '../../core/clock';
 import { MemoryError, userMessage } from '../../core/errors';
 import { WorkerEmbedder } from '../../core/models/workerEmbedder';
 import { recallDetailed } from '../../core/recall/recallService';
+import { recallSearchConfig } from '../../core/config/memorySettings';
+import { noopReranker } from '../../core/models/rerank';
 import type { RecallDeps, RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { intFlag, stringFlag } from '../args';
@@ -105,8 +107,10 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
     });
     const embedder = only === 'lexical' ? undefined : makeEmbedder();
     try {
-      return await withCliStore(args, async (store) => {
-        const deps: RecallDeps = { clock: systemClock, ...(embedder ? { embedder } : {}) };
+      return await withCliStore(args, async (store, settings) => {
+        // The extension's recall policies: graph stages off with the graph, no reranking when switched off.
+        const reranker = settings.models.rerankProvider === 'none' ? { reranker: noopReranker } : {};
+        const deps: RecallDeps = { config: recallSearchConfig(settings), clock: systemClock, ...(embedder ? { embedder } : {}), ...reranker };
         if (!stdin) {
           const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
           const out = await recallDetailed(store, req, deps, args.flags.explain === true);

@@ -51,11 +51,11 @@ async function rememberWith(args: ParsedArgs, io: CliIo, embedder: ReturnType<ty
     project: stringFlag(args, 'project'),
   };
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
-  const outcome = await withCliStore(args, async (store) => {
+  const outcome = await withCliStore(args, async (store, settings) => {
     // Waiting without an embedding model queues no embed job (nothing here could run it); with
     // --no-wait every job is queued for the next worker, which may have a model.
-    const r = await remember(store, input, wait ? cliRememberDeps(embedder) : defaultRememberDeps(systemClock));
-    if (wait && !r.duplicate) await settlePipeline(store, embedder, llm, logger, io);
+    const r = await remember(store, input, wait ? cliRememberDeps(embedder, settings) : defaultRememberDeps(systemClock, { jobs: settings.jobs, enqueue: { embed: true, extract: settings.graphEnabled, hints: false } }));
+    if (wait && !r.duplicate) await settlePipeline(store, embedder, llm, logger, io, settings);
     return r;
   });
   if (outcome.duplicate) io.stderr(`agent-memory: already remembered as ${outcome.id} (duplicate, nothing added)\n`);

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../core/clock';
-import { resolveExtractionConfig } from '../../core/config/extractionConfig';
+import type { MemorySettings } from '../../core/config/memorySettings';
 import { MemoryError } from '../../core/errors';
 import { createHeuristicExtractor } from '../../core/extraction/llmExtractor';
 import { createStreamLogger } from '../../core/logger';
@@ -25,10 +25,11 @@ import type { CliIo } from '../run';
 
 const ROLES = ['user', 'assistant', 'tool'] as const;
 
-/** The feedback loop as the CLI runs it: no LLM, heuristic capture. */
-export function cliFeedbackLoop(store: MemoryStore, logger: Logger): FeedbackLoop {
-  const capture = createTranscriptCapture(store, createHeuristicExtractor(resolveExtractionConfig()), defaultRememberDeps(systemClock));
-  return createFeedbackLoop({ store, clock: systemClock, logger, llm: undefined, capture, newId: randomUUID });
+/** The feedback loop as the CLI runs it on the resolved settings: no LLM, heuristic capture. */
+export function cliFeedbackLoop(store: MemoryStore, logger: Logger, s: MemorySettings): FeedbackLoop {
+  const rememberDeps = defaultRememberDeps(systemClock, { jobs: s.jobs, enqueue: { embed: true, extract: s.graphEnabled, hints: false } });
+  const capture = createTranscriptCapture(store, createHeuristicExtractor(s.extraction), rememberDeps);
+  return createFeedbackLoop({ store, clock: systemClock, logger, llm: undefined, capture, newId: randomUUID }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: s.extraction.aliases });
 }
 
 export async function sessionCommand(args: ParsedArgs, io: CliIo): Promise<number> {
@@ -36,7 +37,7 @@ export async function sessionCommand(args: ParsedArgs, io: CliIo): Promise<numbe
   const json = args.flags.json === true;
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
   if (sub === 'start') {
-    const r = await withCliStore(args, (store) => cliFeedbackLoop(store, logger).sessions.start({
+    const r = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.start({
       ...(stringFlag(args, 'session') !== undefined ? { sessionKey: stringFlag(args, 'session') as string } : {}),
       project: stringFlag(args, 'project') ?? null,
       harness: stringFlag(args, 'harness') ?? 'cli',
@@ -52,14 +53,14 @@ export async function sessionCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     if (!key || !text) throw new MemoryError('E_USAGE', 'usage: agent-memory session turn KEY [--role user|assistant|tool] TEXT');
     const role = stringFlag(args, 'role') ?? 'user';
     if (!(ROLES as readonly string[]).includes(role)) throw new MemoryError('E_USAGE', `--role must be one of ${ROLES.join(', ')}`);
-    const seq = await withCliStore(args, (store) => cliFeedbackLoop(store, logger).sessions.turn(key, role as (typeof ROLES)[number], text));
+    const seq = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.turn(key, role as (typeof ROLES)[number], text));
     io.stdout(json ? JSON.stringify({ sessionKey: key, seq }) + '\n' : `${seq}\n`);
     return 0;
   }
   if (sub === 'end') {
     const key = rest[0];
     if (!key) throw new MemoryError('E_USAGE', 'usage: agent-memory session end KEY [--json]');
-    const r = await withCliStore(args, (store) => cliFeedbackLoop(store, logger).sessions.end(key));
+    const r = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.end(key));
     if (json) io.stdout(JSON.stringify(r ?? { sessionKey: key, alreadyEnded: true }) + '\n');
     else if (!r) io.stdout(`session ${key} had already ended\n`);
     else {

@@ -10,8 +10,9 @@ import { userMessage } from '../../core/errors';
 import type { HostContext } from '../../core/hostContext';
 import { noProgress } from '../../core/hostContext';
 import type { StoreChange } from '../../core/store/storeTypes';
-import { readMemorySettings, settingsDelta, userScopedGetter } from '../config/memorySettings';
-import type { MemorySettings } from '../config/memorySettings';
+import { settingsDelta } from '../../core/config/memorySettings';
+import { readVsCodeSettings } from '../config/vscodeSettings';
+import type { MemorySettings } from '../../core/config/memorySettings';
 import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from '../llm/llmProvider';
 import type { LlmChoice } from '../llm/llmProvider';
@@ -140,8 +141,7 @@ class ServicesImpl implements Services {
   }
 
   private readSettings(): MemorySettings {
-    const cfg = vscode.workspace.getConfiguration('agentMemory');
-    return readMemorySettings(userScopedGetter((key) => cfg.get(key), (key) => cfg.inspect(key)));
+    return readVsCodeSettings((problem) => this.logger.warn(problem));
   }
 
   private async open(): Promise<MemoryRuntime> {

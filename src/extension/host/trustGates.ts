@@ -5,7 +5,7 @@
  * to a language model does. Callers pass `vscode.workspace.isTrusted` and re-evaluate after
  * onDidGrantWorkspaceTrust.
  */
-import type { LlmProviderName } from '../config/memorySettings';
+import type { LlmProviderName } from '../../core/config/memorySettings';
 
 export interface TrustInputs {
   readonly trusted: boolean;

@@ -9,7 +9,7 @@ import type { LlmClient } from '../../core/hostContext';
 import type { Logger } from '../../core/logger';
 import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
 import { withPromptRedaction } from '../../core/llm/redactingLlm';
-import type { LlmProviderName, LlmSettings } from '../config/memorySettings';
+import type { LlmProviderName, LlmSettings } from '../../core/config/memorySettings';
 import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
 
 export const LLM_API_KEY_SECRET = 'agentMemory.llm.apiKey';

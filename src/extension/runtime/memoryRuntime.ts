@@ -27,7 +27,7 @@ import type { FeedbackLoop } from '../../core/sessions/feedbackLoop';
 import { createTranscriptCapture } from '../../core/sessions/transcriptCapture';
 import { openStore } from '../../core/store/openStore';
 import type { DurableMemoryStore } from '../../core/store/durableStore';
-import type { MemorySettings } from '../config/memorySettings';
+import type { MemorySettings } from '../../core/config/memorySettings';
 import { TrackedEmbedder } from './trackedEmbedder';
 import type { ModelState } from './trackedEmbedder';
 

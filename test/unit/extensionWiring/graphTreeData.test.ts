@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
 import { silentLogger } from '../../../src/core/logger';
-import { readMemorySettings } from '../../../src/extension/config/memorySettings';
+import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { aspectChildren, entityChildren, entityMemories, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
 import type { GraphNode } from '../../../src/extension/tree/graphTreeData';
 import { rememberText, setEntityPinned } from '../../../src/extension/actions/memoryActions';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
 import { createRecordingLogger } from '../../../src/core/logger';
-import { readMemorySettings } from '../../../src/extension/config/memorySettings';
+import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { forget, recallMemories, rememberText, setEntityPinned, storeIsEmpty } from '../../../src/extension/actions/memoryActions';
 import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
 

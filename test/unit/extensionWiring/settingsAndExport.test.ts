@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
-import { readMemorySettings, settingsDelta } from '../../../src/extension/config/memorySettings';
+import { readMemorySettings, settingsDelta } from '../../../src/core/config/memorySettings';
 import { formatMemoriesMarkdown } from '../../../src/core/capture/memoryExport';
 import type { MemoryRecord } from '../../../src/core/memory/memoryRecords';
 import { parseMarkdownMemories } from '../../../src/extension/capture/markdownImport';
@@ -18,18 +18,18 @@ describe('agentMemory.* settings mapped onto the core configs', () => {
     assert.equal(s.confirmToolWrites, true);
   });
 
-  it('maps search toggles and weights, clamping out-of-range values', () => {
+  it('maps search toggles and weights; an out-of-range value gets the default', () => {
     const s = settingsOf({ 'search.alpha': 7, 'search.vectorEnabled': false, 'search.graphBoostWeight': 0.3, 'search.limit': 0, 'search.temporalPriorHalfLifeDays': 30 });
-    assert.equal(s.search.alpha, 1);
+    assert.equal(s.search.alpha, 0.4);
     assert.equal(s.search.vector.enabled, false);
     assert.equal(s.search.graphBoost.weight, 0.3);
-    assert.equal(s.search.limit, 1);
+    assert.equal(s.search.limit, 10);
     assert.equal(s.search.temporalPrior.halfLifeDays, 30);
   });
 
   it('converts seconds and minutes into the core milliseconds', () => {
     const s = settingsOf({ 'llm.timeoutSeconds': 2, 'models.downloadTimeoutSeconds': 10, 'sessions.idleTimeoutMinutes': 5 });
-    assert.equal(s.llm.timeoutMs, 5_000, 'clamped to the 5 s minimum');
+    assert.equal(s.llm.timeoutMs, 60_000, 'below the 5 s minimum: the default');
     assert.equal(s.models.downloadTimeoutMs, 10_000);
     assert.equal(s.feedbackLoop.session?.idleTimeoutMs, 300_000);
   });

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readMemorySettings, USER_ONLY_SETTINGS, userScopedGetter } from '../../../src/extension/config/memorySettings';
-import type { SettingLevels } from '../../../src/extension/config/memorySettings';
+import { readMemorySettings, USER_ONLY_SETTINGS, userScopedGetter } from '../../../src/core/config/memorySettings';
+import type { SettingLevels } from '../../../src/core/config/memorySettings';
 
 interface SettingSchema { readonly scope?: string }
 const root = process.env.AGENT_MEMORY_ROOT ?? join(__dirname, '..', '..', '..');

@@ -10,6 +10,7 @@ import { systemClock } from '../../../src/core/clock';
 import { createStreamLogger } from '../../../src/core/logger';
 import { defaultRememberDeps, remember } from '../../../src/core/memory/remember';
 import { cliFeedbackLoop } from '../../../src/cli/commands/session';
+import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { openStore } from '../../../src/core/store/openStore';
 import { makeTempDir } from '../helpers/tempDir';
 
@@ -154,7 +155,7 @@ describe('redaction corpus: no secret reaches a store file', function () {
     // the language-model tool's core path: remember with the tool's fields, then its session turn
     const durable = await openStore({ dir: store, logger: createStreamLogger('warn') });
     try {
-      const loop = cliFeedbackLoop(durable, createStreamLogger('warn'));
+      const loop = cliFeedbackLoop(durable, createStreamLogger('warn'), readMemorySettings(() => undefined));
       const toolKey = `tool ${oneLine[9]!.text}`;
       await loop.sessions.start({ sessionKey: toolKey, project: null, harness: 'vscode' });
       for (const f of forms) {
