@@ -1,5 +1,5 @@
 /**
- * Entity quality on real software text (issue 12): the StackOverflow NER development split
+ * Entity quality on real software text: the StackOverflow NER development split
  * (`../shared/datasets/so-ner/dev.txt`, or AGENT_MEMORY_SO_NER). Each sentence's text goes through
  * an extractor exactly as ingest runs it; the extracted entity names are matched against the
  * sentence's labelled spans, case- and whitespace-insensitively (bench/soNerData.ts `matchKey`).

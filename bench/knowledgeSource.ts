@@ -1,5 +1,5 @@
 /**
- * Knowledge panel data-source bench (issue 8 §5): an in-memory store with N entities (3 aspects,
+ * Knowledge panel data-source bench: an in-memory store with N entities (3 aspects,
  * 5 attributes and one relation each, some predictor comparisons); times the panel's reads:
  * first page, a deep page, a name search, an entity detail and the stats card. Prints p50/p95/max
  * in ms and writes bench/results/knowledgeSource.json.

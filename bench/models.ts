@@ -1,5 +1,5 @@
 /**
- * Embedding model bench (issue 4): the default USE-lite ONNX model.
+ * Embedding model bench: the default USE-lite ONNX model.
  * - sentences/s at batch 1, 16, 64 (direct ONNX Runtime, tokeniser included) and through the worker;
  * - ONNX vs TF.js on the same sentences in one run (ratio, and the minimum cosine between them);
  * - worker overhead vs calling ONNX Runtime directly (same batches);

@@ -1,5 +1,5 @@
 /**
- * Recall latency bench (issue 6 item 16). Synthetic in-memory stores of 1k, 10k and 100k memories
+ * Recall latency bench. Synthetic in-memory stores of 1k, 10k and 100k memories
  * (Zipf-distributed words, entities with mentions, aspects and attributes so the graph stages do
  * real work), random unit vectors of the default model's width, and 200 queries (some CJK).
  * Query embedding uses the real default embedder (USE-lite ONNX in its worker thread) when the model
@@ -20,7 +20,7 @@
  *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--reuse DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { defaultModelDir } from '../src/cli/commands/recall';
 import { benchCliPath } from './recallCliPath';
 import { systemClock } from '../src/core/clock';
@@ -189,7 +189,8 @@ async function main(): Promise<void> {
   const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
   const real = modelDir ? new WorkerEmbedder({ modelDir, intraOpThreads: THREADS }) : undefined;
   const embedder: QueryEmbedder = real ?? hashingEmbedder(512);
-  const embedderNote = real ? `real default embedder (${real.id}, ONNX in a worker thread, ${THREADS} intra-op thread(s), model dir ${modelDir})` : 'DEFAULT MODEL NOT FOUND: a hashing stand-in embedded the queries, so embed times are not real';
+  // the model folder relative to the repository: results carry no machine path
+  const embedderNote = real ? `real default embedder (${real.id}, ONNX in a worker thread, ${THREADS} intra-op thread(s), model dir ${relative(join(__dirname, '..'), modelDir ?? '') || '.'})` : 'DEFAULT MODEL NOT FOUND: a hashing stand-in embedded the queries, so embed times are not real';
   const warm = Date.now();
   await embedder.embed(['warm up the model']);
   const os = await import('node:os');

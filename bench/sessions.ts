@@ -1,5 +1,5 @@
 /**
- * Session lifecycle bench (issue 7). In-memory stores of 1k and 10k memories with a knowledge graph
+ * Session lifecycle bench. In-memory stores of 1k and 10k memories with a knowledge graph
  * (entities, aspects, attributes, mentions); 40 scripted sessions each: start (focal resolution,
  * candidate selection, learned ranker once live, recording), recall-style FTS hits, one turn, end
  * (proxy continuity, feedback, decay cadence, predictor comparison + training). Then getEntityHealth

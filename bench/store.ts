@@ -1,5 +1,5 @@
 /**
- * Durable store bench (issue 3). On a real folder (the OS temp dir):
+ * Durable store bench. On a real folder (the OS temp dir):
  *  - acknowledged-write latency (store.write → resolved, i.e. journal fdatasync'd) p50/p95/max with
  *    1k and 100k memories already in the store, one write at a time;
  *  - bulk fill throughput (writes queued together share one lock hold and one fdatasync);

@@ -1,5 +1,5 @@
 /**
- * Write path bench (issue 5), in process on the in-memory store:
+ * Write path bench, in process on the in-memory store:
  *  - heuristic extraction latency per note (p50/p95);
  *  - remember() latency (redaction + dedup + insert + job enqueue) with N memories already stored;
  *  - extraction job throughput (extract → graph apply) draining N queued jobs;

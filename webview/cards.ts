@@ -1,6 +1,6 @@
 /** The overview cards: knowledge stats (counts, seed 003 feedback stats, telemetry) and focal entities. */
 import { fmtDate, fmtWeight, h, pinIcon } from './dom';
-import type { FocalResolution, KnowledgeStats } from './protocolTypes';
+import type { FocalResolution, KnowledgeStats } from '../src/shared/knowledgeProtocolTypes';
 
 function statGrid(label: string, items: readonly (readonly [string, string, string?])[]): HTMLElement {
   return h('dl', { class: 'stat-grid', 'aria-label': label }, ...items.flatMap(([name, value, title]) => [

@@ -6,7 +6,7 @@
 import { codicon, fmtDate, fmtPercent, fmtWeight, h, pinIcon } from './dom';
 import { healthLabel, healthLevel, healthReason } from './health';
 import { entityTypeIcon } from './entityTypeIcons';
-import type { AspectView, AttributeView, CopyWhat, EntityDetail, RelationView } from './protocolTypes';
+import type { AspectView, AttributeView, CopyWhat, EntityDetail, RelationView } from '../src/shared/knowledgeProtocolTypes';
 
 export interface EntityDetailEvents {
   setPinned(id: string, pinned: boolean): void;

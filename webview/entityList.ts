@@ -9,7 +9,7 @@ import { healthLabel, healthLevel, healthReason } from './health';
 import { COUNTERS } from './legend';
 import type { ListModel } from './listModel';
 import { PANEL_CONFIG } from './panelConfig';
-import type { EntitySummary } from './protocolTypes';
+import type { EntitySummary } from '../src/shared/knowledgeProtocolTypes';
 
 export interface EntityListEvents {
   open(entity: EntitySummary): void;

@@ -6,7 +6,7 @@
  * the predictor ties counts as "not won" (entityHealthCalc), so a 0 % win rate of ties is still
  * "stable", not a failure.
  */
-import type { EntityHealthView } from './protocolTypes';
+import type { EntityHealthView } from '../src/shared/knowledgeProtocolTypes';
 import { PANEL_CONFIG } from './panelConfig';
 
 export type HealthLevel = 'good' | 'stable' | 'bad' | 'none';

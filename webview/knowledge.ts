@@ -14,8 +14,8 @@ import { ListModel } from './listModel';
 import { PANEL_CONFIG } from './panelConfig';
 import { renderPlaygroundResults } from './playground';
 import type { PlaygroundStatus } from './playground';
-import { decodeHostMessage } from './protocol';
-import type { FocalResolution, HostMessage, KnowledgeStats, WebviewMessage } from './protocolTypes';
+import { decodeHostMessage } from '../src/shared/knowledgeProtocol';
+import type { FocalResolution, HostMessage, KnowledgeStats, WebviewMessage } from '../src/shared/knowledgeProtocolTypes';
 import { restoreViewState } from './viewState';
 import type { Tab, ViewState } from './viewState';
 

@@ -2,7 +2,7 @@
  * The webview's copy of the entity list: a sparse array of rows (only the pages it has received),
  * the total, and which pages still need asking for. Pure, so it is unit-tested without a DOM.
  */
-import type { EntitySummary } from './protocolTypes';
+import type { EntitySummary } from '../src/shared/knowledgeProtocolTypes';
 
 export class ListModel {
   private rows: (EntitySummary | undefined)[] = [];

@@ -4,7 +4,7 @@
  */
 import { fmtDate, h } from './dom';
 import { weightBar } from './entityDetail';
-import type { ExplainScore, RecallResultView } from './protocolTypes';
+import type { ExplainScore, RecallResultView } from '../src/shared/knowledgeProtocolTypes';
 import type { RecallState } from './viewState';
 
 export type PlaygroundStatus =

@@ -3,10 +3,10 @@
  * selected entity, the scroll position and the last playground run. Restored state is decoded
  * like any other input, so a state saved by an older version is dropped rather than trusted.
  */
-import { array, bool, int, nullable, num, object, oneOf, runDecoder, str } from './decode';
-import type { Decoder } from './decode';
-import { PROTOCOL_LIMITS as L, recallResultDecoder } from './protocol';
-import type { PanelSection, RecallResultView } from './protocolTypes';
+import { array, bool, int, nullable, num, object, oneOf, runDecoder, str } from '../src/shared/decode';
+import type { Decoder } from '../src/shared/decode';
+import { PROTOCOL_LIMITS as L, recallResultDecoder } from '../src/shared/knowledgeProtocol';
+import type { PanelSection, RecallResultView } from '../src/shared/knowledgeProtocolTypes';
 
 /** The last playground run, kept so the results survive a reload. */
 export interface RecallState {

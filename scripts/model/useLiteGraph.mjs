@@ -1,4 +1,4 @@
-// Rebuilds the USE-lite TF.js graph as a dense ONNX graph (see ../shared/reference/models.md):
+// Rebuilds the USE-lite TF.js graph as a dense ONNX graph (src/core/models/README.md):
 // input_ids int64 [batch, seq] with -1 as padding, output `sentence_embedding` float [batch, 512],
 // l2-normalised. Masks are applied to the input, the FFN outputs and the pooling, and padding keys
 // get a -1e9 attention bias, so padding never reaches a valid position.

@@ -69,7 +69,7 @@ async function seedComparisons(storeDir: string): Promise<SeededEntity[]> {
 }
 
 /**
- * Health dots (issue 8 item 10): entities with predictor comparisons show green (improving),
+ * Health dots: entities with predictor comparisons show green (improving),
  * yellow (stable) or red (declining); an entity without data shows none. Sorts after
  * panelPinAndRecall.e2e.ts, whose remembered note supplies the entities.
  */

@@ -2,7 +2,7 @@
  * `agent-memory session start [--session KEY] [--project P] [--harness H] [--query TEXT] [--json]`
  * `agent-memory session turn KEY [--role user|assistant|tool] TEXT`
  * `agent-memory session end KEY [--json]`
- * The session lifecycle from the command line (issue 7, item 11). Without an LLM, continuity is
+ * The session lifecycle from the command line. Without an LLM, continuity is
  * scored by the overlap proxy and facts are extracted heuristically.
  */
 import { randomUUID } from 'node:crypto';

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { readdirSync, statSync } from 'node:fs';
 import { countMemories } from '../../core/memory/memoryRecords';
 import type { DurableMemoryStore } from '../../core/store/durableStore';
-import type { SqlReader } from '../../core/store/storeTypes';
+import { countJobs } from '../../core/jobs/jobQueue';
+import { storeRowCounts } from '../../core/store/storeCounts';
 import type { ParsedArgs } from '../args';
 import { withCliStore } from '../openCliStore';
 import type { CliIo } from '../run';
@@ -22,11 +23,6 @@ export interface StoreStatsReport {
   readonly journalRecords: number;
 }
 
-function count(db: SqlReader, table: string, where = ''): number {
-  if (!db.hasTable(table)) return 0;
-  return db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} ${where}`)?.n ?? 0;
-}
-
 function folderBytes(dir: string): number {
   let total = 0;
   for (const f of readdirSync(dir)) {
@@ -38,17 +34,11 @@ function folderBytes(dir: string): number {
 export function collectStats(store: DurableMemoryStore): StoreStatsReport {
   const s = store.stats();
   return store.read((db) => {
-    const jobs: Record<string, number> = {};
-    if (db.hasTable('memory_jobs')) {
-      for (const r of db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM memory_jobs GROUP BY status ORDER BY status')) jobs[r.status] = r.n;
-    }
+    // statuses present, in name order
+    const jobs = Object.fromEntries(Object.entries(countJobs(db)).filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b)));
     return {
       memories: countMemories(db),
-      deletedMemories: count(db, 'memories', 'WHERE is_deleted = 1'),
-      entities: count(db, 'entities'),
-      relations: count(db, 'relations'),
-      embeddings: count(db, 'embeddings'),
-      sessions: count(db, 'sessions'),
+      ...storeRowCounts(db),
       jobs,
       schemaVersion: s.schemaVersion,
       storeId: store.storeId,

@@ -20,6 +20,7 @@ import type { MemoryStore } from '../../core/store/storeTypes';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { initTeamServer } from '../../core/team/teamConnection';
 import { TeamSync } from '../../core/team/teamSync';
+import { readTeamState } from '../../core/team/teamLocal';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
@@ -84,7 +85,7 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
     case 'status': {
       const s = await withCliStore(args, async (store) => {
         const sync = cliSync(store, args, io);
-        try { return store.read((db) => db.get<{ value: string }>("SELECT value FROM team_state WHERE key = 'connection'")) ? await sync.probe() : sync.status(); } finally { await sync.stop(); }
+        try { return store.read((db) => readTeamState(db).connectionString !== undefined) ? await sync.probe() : sync.status(); } finally { await sync.stop(); }
       });
       out(s, statusText(s));
       return 0;

@@ -9,7 +9,7 @@ import { importWatchedFile, isWatchedFile } from './watchedFileImport';
 import type { FileReader, WatchedImportResult } from './watchedFileImport';
 
 /**
- * The watched import folder (issue 8, item 3; off unless agentMemory.capture.importFolder is set):
+ * The watched import folder (off unless agentMemory.capture.importFolder is set):
  * transcript files dropped or appended in the folder are imported, each after capture.watchDebounceMs
  * of quiet, one at a time, JSONL files incrementally (see watchedFileImport.ts). The host supplies
  * the file watching (the extension: a vscode.FileSystemWatcher; tests: a fake), so this stays core.

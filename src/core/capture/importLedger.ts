@@ -28,7 +28,6 @@ export const LEDGER_PREFIX = 'capture.import:';
 export const ledgerKey = (path: string): string => `${LEDGER_PREFIX}${createHash('sha256').update(path).digest('hex').slice(0, 32)}`;
 
 export function readLedger(db: SqlReader, path: string): LedgerEntry | undefined {
-  if (!db.hasTable('meta')) return undefined;
   const row = db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [ledgerKey(path)]);
   if (!row) return undefined;
   try {

@@ -6,7 +6,7 @@ import { MemoryError } from '../errors';
 import type { Row, SqlReader } from '../store/storeTypes';
 
 /**
- * Export of the live memories (issue 8, items 3 and 7): JSONL in the ingest format
+ * Export of the live memories: JSONL in the ingest format
  * ({content, type, sourceId, createdAt, sessionId, who, project, tags}; `agent-memory ingest`
  * reads it back) and Markdown grouped by project and type with a pinned-entities section.
  * The formatting functions are pure; exportSnapshot() is the one store query.
@@ -26,11 +26,10 @@ export function isExportFormat(v: string): v is ExportFormat {
 /** Live (not deleted) memories of an agent, oldest first (ingest order = creation order), and its pinned entities. */
 export function exportSnapshot(db: SqlReader, options: { agentId?: string; project?: string } = {}): ExportSnapshot {
   const agentId = options.agentId ?? 'default';
-  if (!db.hasTable('memories')) return { memories: [], pinned: [] };
   const rows = options.project === undefined
     ? db.all<Row>('SELECT * FROM memories WHERE is_deleted = 0 AND agent_id = ? ORDER BY created_at, rowid', [agentId])
     : db.all<Row>('SELECT * FROM memories WHERE is_deleted = 0 AND agent_id = ? AND project = ? ORDER BY created_at, rowid', [agentId, options.project]);
-  const pinned = db.hasTable('entities') ? getPinnedEntities(db, agentId) : [];
+  const pinned = getPinnedEntities(db, agentId);
   return { memories: rows.map(mapMemoryRow), pinned };
 }
 

@@ -12,7 +12,7 @@ import type { MemorableStatement } from './memorableTurns';
 import type { Transcript } from './transcriptTypes';
 
 /**
- * Imports a normalised transcript (issue 8, item 3): its memorable statements and one session
+ * Imports a normalised transcript: its memorable statements and one session
  * summary become memories through remember() (so redaction, dedup and the embed/extract jobs
  * apply), and the conversation is recorded as an ended session (sessions + session_turns) with
  * harness = the source agent. Source ids are derived from the session id and each turn's key, so
@@ -66,7 +66,6 @@ const turnRowId = (sessionKey: string, turnKey: string): string => createHash('s
  * on first use, so a half-done streamed import is never taken for a live session.
  */
 export function recordTurns(db: SqlWriter, t: Transcript, key: string, project: string | undefined, agentId: string, redaction: RememberDeps['redaction']): number {
-  if (!db.hasTable('sessions') || !db.hasTable('session_turns')) return 0;
   const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp;
   if (!getSession(db, key)) {
     const at = started ?? new Date(0).toISOString();
@@ -85,7 +84,6 @@ export function recordTurns(db: SqlWriter, t: Transcript, key: string, project: 
 
 /** Marks the imported session ended with its summary and the time of its last turn. */
 export function finishImportedSession(db: SqlWriter, key: string, summary: string, lastAt: string, nowIso: string, redaction: RememberDeps['redaction']): void {
-  if (!db.hasTable('sessions')) return;
   db.run(`UPDATE sessions SET status = 'ended', end_step = 'done', end_reason = COALESCE(end_reason, ?), summary = COALESCE(summary, ?),
           ended_at = CASE WHEN ended_at IS NULL OR ended_at < ? THEN ? ELSE ended_at END, updated_at = ? WHERE session_key = ?`,
   [IMPORTED_END_REASON, summary ? redactSecrets(summary, redaction).text : null, lastAt, lastAt, nowIso, key]);

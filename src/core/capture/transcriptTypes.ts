@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { MemoryError } from '../errors';
 
 /**
- * The normalised transcript every importer produces (issue 8, item 3): one session of another
+ * The normalised transcript every importer produces: one session of another
  * agent, as ordered turns. Parsers are pure and tolerant: they skip what they do not understand
  * inside a recognised file and refuse, with a coded error naming the line or field, a file they
  * do not recognise at all.

@@ -1,5 +1,5 @@
 /**
- * Capture from other agents (issue 8, item 3): transcript import and the watched import folder.
+ * Capture from other agents: transcript import and the watched import folder.
  * The limits keep one import bounded whatever the file holds; none of them changes what a
  * transcript means, only how much of it is kept.
  */

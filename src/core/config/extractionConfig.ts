@@ -1,34 +1,33 @@
 /**
  * Extraction contract enums, LLM extraction limits, contradiction word lists and the heuristic
- * extractor's vocabulary (issue 5 §3–§5; seed 000 "Semantic Contradiction Detection"; seed 001
- * contract; signet-spec §2.3, §2.16).
+ * extractor's vocabulary (docs/extraction.md).
  */
 
-/** Entity kinds a payload may declare (signet-spec §1.5 canonical KA types plus code-shaped kinds). */
+/** Entity kinds a payload may declare (knowledge-graph types plus code-shaped kinds). */
 export const ENTITY_TYPES = ['person', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'event', 'file', 'package', 'url', 'symbol', 'unknown'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-/** Edge kinds (signet-spec §1.7 dependency types plus the few the heuristic extractor produces). */
+/** Edge kinds (dependency types plus the few the heuristic extractor produces). */
 export const EDGE_KINDS = ['uses', 'depends_on', 'requires', 'owned_by', 'blocks', 'informs', 'part_of', 'replaces', 'preferred_over', 'related_to'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
-/** Fact kinds (signet-spec §3.6 plus `constraint`, which becomes a never-superseded attribute). */
+/** Fact kinds (the extracted fact kinds plus `constraint`, which becomes a never-superseded attribute). */
 export const FACT_TYPES = ['fact', 'preference', 'decision', 'rationale', 'procedural', 'semantic', 'constraint'] as const;
 export type FactType = (typeof FACT_TYPES)[number];
 
 export interface ContradictionConfig {
-  /** Minimum shared tokens before the syntactic check looks further (spec §2.16: 2). */
+  /** Minimum shared tokens before the syntactic check looks further (default 2). */
   readonly syntacticMinOverlap: number;
-  /** Minimum shared tokens before the LLM is asked (spec §2.16: 3). */
+  /** Minimum shared tokens before the LLM is asked (default 3). */
   readonly semanticMinOverlap: number;
-  /** Setting semanticContradictionEnabled (spec §2.16: default true). */
+  /** Setting semanticContradictionEnabled (default true). */
   readonly semanticEnabled: boolean;
-  /** semanticContradictionTimeoutMs (spec §2.16: 120 000, range 5 000–300 000). */
+  /** semanticContradictionTimeoutMs (default 120 000, range 5 000–300 000). */
   readonly semanticTimeoutMs: number;
-  /** A contradiction counts for blocking or superseding from this confidence (spec §2.16: 0.7). */
+  /** A contradiction counts for blocking or superseding from this confidence (default 0.7). */
   readonly minConfidence: number;
   readonly negationTokens: readonly string[];
-  /** Narrow list used on update proposals (spec §2.16 "prospective"). */
+  /** Narrow list used on update proposals. */
   readonly antonymPairs: readonly (readonly [string, string])[];
 }
 
@@ -49,11 +48,11 @@ export const DEFAULT_CONTRADICTION_CONFIG: ContradictionConfig = {
 };
 
 export interface ExtractionConfig {
-  /** Inputs longer than this are truncated before prompting (spec §2.3: 12 000). */
+  /** Inputs longer than this are truncated before prompting (default 12 000). */
   readonly maxInputChars: number;
-  /** LLM extraction timeout (spec §2.3 base timeout; here one fixed value, 5 s–300 s). */
+  /** LLM extraction timeout (one fixed value, 5 s–300 s). */
   readonly llmTimeoutMs: number;
-  /** Per-payload caps (spec §2.3: facts ≤ 20, entities ≤ 15). */
+  /** Per-payload caps (default facts ≤ 20, entities ≤ 15). */
   readonly maxFacts: number;
   /**
    * Heuristic extractor: a sentence that names an entity but matches no decision, preference,
@@ -64,7 +63,7 @@ export interface ExtractionConfig {
   readonly generalFacts: boolean;
   readonly maxEntities: number;
   readonly maxRelations: number;
-  /** Name length bounds for declared entities (seed 001: 1..24; widened for paths and URLs). */
+  /** Name length bounds for declared entities (default 1..24; widened for paths and URLs). */
   readonly maxEntityNameChars: number;
   readonly maxContentChars: number;
   /**
@@ -173,7 +172,7 @@ export const DEFAULT_NAME_STOPWORDS: readonly string[] = [
 ];
 
 /**
- * Single words that never become entities whatever their casing (issue 12): weekdays and months
+ * Single words that never become entities whatever their casing: weekdays and months
  * (plurals too), greetings and hedges, HTTP verbs, and all-caps words of ordinary prose or config
  * (`UTC`, `ISO`, `PORT`, `CHECK`). Lowercase; matched against whole one-word names.
  */

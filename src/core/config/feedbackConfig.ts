@@ -1,34 +1,34 @@
 /**
- * Feedback loop settings (seed 003 "KA-6", deliverables 2, 3 and 7; signet-spec §2.17) and the
- * learned ranker that replaces the removed upstream predictor (issue 7, item 6).
+ * Feedback loop settings (docs/recall-design.md, "Aspect feedback and decay") and the
+ * learned ranker that replaces the removed upstream predictor.
  */
 export interface FeedbackConfig {
-  /** Master switch for aspect feedback; feedback also needs the graph enabled (seed 003 §7). */
+  /** Master switch for aspect feedback; feedback also needs the graph enabled. */
   readonly enabled: boolean;
-  /** Weight added per FTS confirmation (seed 003: 0.02). */
+  /** Weight added per FTS confirmation (default 0.02). */
   readonly ftsWeightDelta: number;
-  /** Ceiling of aspect weights (seed 003: 1.0). */
+  /** Ceiling of aspect weights (default 1.0). */
   readonly maxAspectWeight: number;
-  /** Floor of aspect weights (seed 003: 0.1). */
+  /** Floor of aspect weights (default 0.1). */
   readonly minAspectWeight: number;
   readonly decayEnabled: boolean;
-  /** Weight lost by a stale aspect per decay run (seed 003: 0.005). */
+  /** Weight lost by a stale aspect per decay run (default 0.005). */
   readonly decayRate: number;
-  /** An aspect not updated for this many days is stale (seed 003: 14). */
+  /** An aspect not updated for this many days is stale (default 14). */
   readonly staleDays: number;
-  /** Decay runs every N ended sessions (seed 003: 10), or daily via maintenance. */
+  /** Decay runs every N ended sessions (default 10), or daily via maintenance. */
   readonly decayIntervalSessions: number;
   /** The learned ranker enters live ranking only when enabled... */
   readonly predictorEnabled: boolean;
-  /** ...and trained on at least this many sessions (issue 7, item 6). */
+  /** ...and trained on at least this many sessions. */
   readonly predictorMinSessions: number;
   /** SGD step size of the online logistic regression. */
   readonly predictorLearningRate: number;
   /** L2 penalty per step, keeps weights small and the model stable. */
   readonly predictorL2: number;
-  /** Continuity relevance at or above which a candidate "paid off" (issue 7, item 6: 0.5). */
+  /** Continuity relevance at or above which a candidate "paid off" (default 0.5). */
   readonly paidOffRelevance: number;
-  /** Training target of an unconfirmed candidate linked to a pinned entity: pins are a positive bet (seed 003). */
+  /** Training target of an unconfirmed candidate linked to a pinned entity: pins are a positive bet. */
   readonly predictorPinLabel: number;
 }
 
@@ -57,7 +57,7 @@ function int(v: unknown, def: number, min: number, max: number): number {
   return Math.round(num(v, def, min, max));
 }
 
-/** Clamps user values into range; min and max weights are clamped to [0, 1] with min <= max (spec §2.17). */
+/** Clamps user values into range; min and max weights are clamped to [0, 1] with min <= max. */
 export function resolveFeedbackConfig(partial: Partial<FeedbackConfig> = {}): FeedbackConfig {
   const d = DEFAULT_FEEDBACK_CONFIG;
   const minW = num(partial.minAspectWeight, d.minAspectWeight, 0, 1);

@@ -1,25 +1,22 @@
-/**
- * Knowledge-graph write settings (issue 5 §2; seed 000 "Knowledge Graph"; signet-spec §1.6,
- * §1.7, §2.4, §8).
- */
+/** Knowledge-graph write settings. */
 export interface GraphConfig {
-  /** Relation strength for every pipeline relation (seed 000: fixed at 1.0). */
+  /** Relation strength for every pipeline relation (fixed at 1.0). */
   readonly relationStrength: number;
-  /** Confidence of a relation from an LLM payload (signet-spec §2.4: triple default 0.7). */
+  /** Confidence of a relation from an LLM payload (default 0.7). */
   readonly llmRelationConfidence: number;
-  /** Confidence of a pattern-matched relation (signet-spec §1.7: pattern-matched 0.5). */
+  /** Confidence of a pattern-matched relation (default 0.5). */
   readonly heuristicRelationConfidence: number;
-  /** Confidence of a mention link made by extraction (signet-spec §2.4: 0.7). */
+  /** Confidence of a mention link made by extraction (default 0.7). */
   readonly mentionConfidence: number;
-  /** Weight of a new aspect (signet-spec §1.7: 0.5). */
+  /** Weight of a new aspect (default 0.5). */
   readonly aspectWeight: number;
   /** How much confirming an existing attribute raises its confidence, capped at 1. */
   readonly confirmConfidenceStep: number;
-  /** Cosine above which two same-type memories are proposed as duplicates (signet-spec §8: gentle 0.92). */
+  /** Cosine above which two same-type memories are proposed as duplicates (default 0.92, gentle). */
   readonly duplicateThreshold: number;
-  /** Cosine above which two same-slot attributes are checked for a conflict (signet-spec §8: 0.85). */
+  /** Cosine above which two same-slot attributes are checked for a conflict (default 0.85). */
   readonly conflictThreshold: number;
-  /** Newest memories a maintenance scan looks at (signet-spec §8: dreamMaxSnapshotSize 200). */
+  /** Newest memories a maintenance scan looks at (default 200). */
   readonly maintenanceWindow: number;
 }
 

@@ -1,23 +1,23 @@
 /**
- * Write-path chunking and URL ingest limits (issue 5 §1 and §8; signet-spec §2.2 step 4, §2.21).
+ * Write-path chunking and URL ingest limits (docs/ingest.md).
  */
 export interface ChunkingConfig {
-  /** Content longer than this is split into chunks (spec §2.2: guardrails.maxContentChars 800). */
+  /** Content longer than this is split into chunks (default 800). */
   readonly maxContentChars: number;
-  /** Target chunk size (spec §2.2: chunkTargetChars 600). */
+  /** Target chunk size (default 600). */
   readonly chunkTargetChars: number;
-  /** Share of the target appended from the next chunk as overlap (spec §2.2: 25 %). */
+  /** Share of the target appended from the next chunk as overlap (default 25 %). */
   readonly overlapRatio: number;
 }
 
 export interface FetchConfig {
-  /** Per-request timeout (spec §2.21: 30 s). */
+  /** Per-request timeout (default 30 s). */
   readonly timeoutMs: number;
-  /** Body limit (spec §2.21: 10 MB). */
+  /** Body limit (default 10 MB). */
   readonly maxBytes: number;
-  /** Redirect hops, each re-validated (spec §2.21: 5). */
+  /** Redirect hops, each re-validated (default 5). */
   readonly maxRedirects: number;
-  /** Loopback, private and link-local targets are refused unless this is set (issue 5 §8). */
+  /** Loopback, private and link-local targets are refused unless this is set. */
   readonly allowPrivateAddresses: boolean;
   readonly userAgent: string;
 }

@@ -1,16 +1,16 @@
 /**
- * Background job queue and worker settings (issue 5 §6; signet-spec §1.4, §2.3).
+ * Background job queue and worker settings.
  */
 export interface JobsConfig {
-  /** First retry delay; doubles per attempt (signet-spec §1.4: 5 s). */
+  /** First retry delay; doubles per attempt (default 5 s). */
   readonly backoffBaseMs: number;
-  /** Retry delay ceiling (signet-spec §1.4: 120 s). */
+  /** Retry delay ceiling (default 120 s). */
   readonly backoffMaxMs: number;
-  /** Attempts before a job is dead (signet-spec §1.4: max_attempts 3). */
+  /** Attempts before a job is dead (default 3). */
   readonly maxAttempts: number;
-  /** A lease older than this is reclaimed by another worker (signet-spec §2.3: 300 s). */
+  /** A lease older than this is reclaimed by another worker (default 300 s). */
   readonly leaseMs: number;
-  /** Idle poll interval (signet-spec §2.3: worker.pollMs 2000). */
+  /** Idle poll interval (default 2000). */
   readonly pollMs: number;
   /** Jobs run at once per worker (bounded: the machine has few cores and one embedder). */
   readonly concurrency: number;

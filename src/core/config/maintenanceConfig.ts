@@ -1,8 +1,8 @@
-/** Maintenance runs (signet-spec §2.22; issue 7, item 9). */
+/** Maintenance runs. */
 export interface MaintenanceConfig {
   /** Scheduled "run all" on/off. */
   readonly scheduleEnabled: boolean;
-  /** Interval of scheduled runs in ms (issue 7: daily). */
+  /** Interval of scheduled runs in ms (default daily). */
   readonly intervalMs: number;
   /** How long a window holds the run lease before another may take over (ms). */
   readonly leaseMs: number;

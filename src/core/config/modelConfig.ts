@@ -1,7 +1,7 @@
 /**
- * Embedding and reranking configuration (issue 4). Sources: seed 000 (rerank topN 20, timeout
- * 2,000 ms, embedding reranker 0.7 × original + 0.3 × cosine) and seed 001 (cross-encoder:
- * rerankTopN 6, rerankTimeoutMs 1,500, off by default). The VS Code settings (added with the
+ * Embedding and reranking configuration: rerank topN 20, timeout 2,000 ms, embedding reranker
+ * 0.7 × original + 0.3 × cosine; cross-encoder rerankTopN 6, rerankTimeoutMs 1,500, off by default
+ * (docs/recall-design.md, "Rerankers"). The VS Code settings (added with the
  * extension's model commands) are meant to mirror these names under `agentMemory.models.*`.
  */
 
@@ -22,13 +22,13 @@ export const DEFAULT_INTRA_OP_THREADS = 2;
  */
 export const USE_LITE_RUN_ROWS = 16;
 
-/** Rerank head size and timeout for the generic rerank() (seed 000). */
+/** Rerank head size and timeout for the generic rerank(). */
 export const DEFAULT_RERANK_TOP_N = 20;
 export const DEFAULT_RERANK_TIMEOUT_MS = 2000;
-/** Embedding reranker blend (seed 000): 0.7 × original + 0.3 × cosine. */
+/** Embedding reranker blend: 0.7 × original + 0.3 × cosine. */
 export const DEFAULT_RERANK_ORIGINAL_WEIGHT = 0.7;
 export const DEFAULT_RERANK_COSINE_WEIGHT = 0.3;
-/** Cross-encoder head and timeout (seed 001: ~140 ms per document on CPU). */
+/** Cross-encoder head and timeout (~140 ms per document on CPU). */
 export const DEFAULT_CROSS_ENCODER_TOP_N = 6;
 export const DEFAULT_CROSS_ENCODER_TIMEOUT_MS = 1500;
 /** Characters of each candidate sent to the LLM reranker. */

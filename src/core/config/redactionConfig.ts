@@ -2,7 +2,7 @@ import { MemoryError } from '../errors';
 
 /**
  * Secret redaction applied on the write path before anything is stored, embedded or sent to a
- * model (issue 5 §1). Each rule is a regular expression source; the matched text is replaced.
+ * model. Each rule is a regular expression source; the matched text is replaced.
  * A rule may keep a prefix group: `$1` in `replacement` refers to capture group 1.
  */
 export interface RedactionRule {

@@ -1,19 +1,19 @@
 /**
- * Typed configuration of recall (issue 6). Every stage has its constants here, each with its
- * reference (signet-spec §2 = /work/shared/reference/signet-spec.md, seeds 000/001/003), and an
+ * Typed configuration of recall. Every stage has its constants here (each stage and the origin
+ * of its constants: docs/recall-design.md), and an
  * `enabled` switch so the quality bench can turn it off. `resolveSearchConfig` clamps user values.
  */
 
 export interface LexicalConfig {
   readonly enabled: boolean;
-  /** Seed 001 term probing: rank by number of terms hit, majority-hit rule. Off = plain bm25 over an OR query. */
+  /** Term probing (docs/recall-design.md, "Term probing"): rank by number of terms hit, majority-hit rule. Off = plain bm25 over an OR query. */
   readonly probing: boolean;
-  /** Terms kept from a query after shell stripping (seed 001 graph-memory used the first 8). */
+  /** Terms kept from a query after shell stripping (default 8). */
   readonly maxTerms: number;
   /** Candidates fetched from FTS before the hit-count filter, as a multiple of topK. */
   readonly candidateFactor: number;
   /**
-   * Queries of up to this many terms use the majority-hit rule (seed 001: a two-term query must hit
+   * Queries of up to this many terms use the majority-hit rule (a two-term query must hit
    * both); longer ones need longQueryMinHits and rank by hits. Defaults 2 / 1 are the dev-set optimum
    * (majority for 3+ terms dropped R@5 from 0.82 to 0.80; a sentence question rarely shares most words).
    */
@@ -53,9 +53,10 @@ export interface VectorConfig {
   readonly normalise: boolean;
 }
 
-export interface HintsConfig {
+/** Recall's hint channel (matching stored hints); hint generation is config/hintsConfig.ts. */
+export interface HintChannelConfig {
   readonly enabled: boolean;
-  /** signet-spec §2.6 HINT_ONLY_SCORE_CAP: a hint-only match never scores above this. */
+  /** A hint-only match never scores above this. */
   readonly hintOnlyCap: number;
 }
 
@@ -67,15 +68,15 @@ export interface GraphBoostConfig {
    * helped (0.850 vs 0.858 without). docs/recall-design.md has the table.
    */
   readonly enabled: boolean;
-  /** Additive boost for graph-linked candidates (seed 000: 0.15). */
+  /** Additive boost for graph-linked candidates (default 0.15). */
   readonly weight: number;
-  /** Deadline for the three lookups (signet-spec §2.7: 500 ms). */
+  /** Deadline for the three lookups (default 500 ms). */
   readonly timeoutMs: number;
-  /** Entity hits from query tokens (seed 000: 20). */
+  /** Entity hits from query tokens (default 20). */
   readonly maxEntities: number;
-  /** One-hop neighbours (seed 000: 50). */
+  /** One-hop neighbours (default 50). */
   readonly maxNeighbours: number;
-  /** Linked memories (seed 000: 200). */
+  /** Linked memories (default 200). */
   readonly maxMemories: number;
   /**
    * Weigh each entity by specificity × centrality (graphBoost.ts): ln(N/mentions)/ln(N) times the
@@ -95,9 +96,9 @@ export interface TraversalConfig {
    * synthetic set it moved recall@10 by 0.002. docs/recall-design.md has the table.
    */
   readonly enabled: boolean;
-  /** signet-spec §2.6 step 10: recall resolves focal entities with includePinned:false (no pinned ballast). */
+  /** Whether recall's focal entities include pinned ones (default false: no pinned ballast). */
   readonly includePinned: boolean;
-  /** signet-spec §2.9 budgets. */
+  /** Traversal budgets. */
   readonly maxAspectsPerEntity: number;
   readonly maxAttributesPerAspect: number;
   readonly maxPaths: number;
@@ -105,11 +106,11 @@ export interface TraversalConfig {
   readonly minDependencyStrength: number;
   readonly minConfidence: number;
   readonly timeoutMs: number;
-  /** signet-spec §2.10 rule 6: an unanchored traversal-only candidate is capped at this score. */
+  /** An unanchored traversal-only candidate is capped at this score. */
   readonly unanchoredCap: number;
-  /** A semantic score at or above this anchors a candidate (signet-spec §2.10: 0.35). */
+  /** A semantic score at or above this anchors a candidate (default 0.35). */
   readonly anchorSemantic: number;
-  /** Traversal channel score: cosWeight·cos + (1−cosWeight)·importance (signet-spec §2.6 step 10: 0.7). */
+  /** Traversal channel score: cosWeight·cos + (1−cosWeight)·importance (default 0.7). */
   readonly cosWeight: number;
   /**
    * Focal entities resolved from the query need at least this specificity (graphBoost.ts
@@ -120,7 +121,7 @@ export interface TraversalConfig {
 
 export interface FacetConfig {
   readonly enabled: boolean;
-  /** signet-spec §2.10 facet coverage: +0.08 per newly covered facet, −0.02 per repeated one. */
+  /** Facet coverage: +0.08 per newly covered facet, −0.02 per repeated one. */
   readonly newFacetBonus: number;
   readonly repeatPenalty: number;
   /** Scale each facet's bonus and penalty by its idf weight (lexicalArm.ts termWeights). */
@@ -128,7 +129,7 @@ export interface FacetConfig {
 }
 
 export interface TemporalPriorConfig {
-  /** Setting `search.temporalPriorEnabled` (seed 000: on by default). */
+  /** Setting `search.temporalPriorEnabled` (default on). */
   readonly enabled: boolean;
   /** Bounded created_at boost: score × (1 + maxBoost · 0.5^(ageDays / halfLifeDays)). */
   readonly maxBoost: number;
@@ -144,28 +145,28 @@ export interface RecencyConfig {
    * below bare fusion; on the synthetic set it moved R@10 by 0.001 (0.873 without, 0.874 with).
    */
   readonly enabled: boolean;
-  /** Seed 001: 30-day half-life. */
+  /** 30-day half-life (docs/recall-design.md, "Recency and width"). */
   readonly halfLifeDays: number;
-  /** Seed 001: at most 0.15 of one fusion rank step. */
+  /** At most 0.15 of one fusion rank step. */
   readonly maxBonus: number;
   /**
    * One fusion rank step in score units: the smallest score difference recall treats as a real
    * preference. The bonus is maxBonus · rankStep · 0.5^(age/halfLife) < rankStep, so recency only
-   * reorders near-ties (seed 001: "below one reciprocal-rank step").
+   * reorders near-ties (below one reciprocal-rank step).
    */
   readonly rankStep: number;
 }
 
 export interface CurrentnessConfig {
   readonly enabled: boolean;
-  /** signet-spec §2.13: only superseded attributes → ×0.65; some superseded → ×0.85; only active → ×1.03. */
+  /** Currentness: only superseded attributes → ×0.65; some superseded → ×0.85; only active → ×1.03. */
   readonly onlySuperseded: number;
   readonly someSuperseded: number;
   readonly onlyActive: number;
 }
 
 export interface DampeningConfig {
-  /** signet-spec §2.11 gravity: semantic-path score > threshold with zero query-term overlap → × penalty. */
+  /** Gravity: semantic-path score > threshold with zero query-term overlap → × penalty. */
   readonly gravityEnabled: boolean;
   readonly gravityThreshold: number;
   readonly gravityPenalty: number;
@@ -191,25 +192,25 @@ export interface DampeningConfig {
 
 export interface RerankConfig {
   readonly enabled: boolean;
-  /** signet-spec §2.15: head size 20, timeout 2000 ms. */
+  /** Head size 20, timeout 2000 ms (docs/recall-design.md, "Rerankers"). */
   readonly topN: number;
   readonly timeoutMs: number;
 }
 
 export interface SearchConfig {
-  /** Vector weight in fusion: alpha·semantic + (1−alpha)·lexical (signet-spec §2.6: 0.7; tuned to 0.4 on the dev set, bench/quality.ts). */
+  /** Vector weight in fusion: alpha·semantic + (1−alpha)·lexical (default 0.7; tuned to 0.4 on the dev set, bench/quality.ts). */
   readonly alpha: number;
-  /** Fused candidates below this are dropped (signet-spec §2.6: 0.1). */
+  /** Fused candidates below this are dropped (default 0.1). */
   readonly minScore: number;
-  /** Candidates per arm (signet-spec §2.6: 20). */
+  /** Candidates per arm (default 20). */
   readonly topK: number;
-  /** Default number of results (signet-spec §2.6: 10, clamped 1..50). */
+  /** Default number of results (default 10, clamped 1..50). */
   readonly limit: number;
-  /** Seed 001: retrieval width = render width × overFetch (default 1 = the plain behaviour). */
+  /** Retrieval width = render width × overFetch (default 1 = the plain behaviour). */
   readonly overFetch: number;
   readonly lexical: LexicalConfig;
   readonly vector: VectorConfig;
-  readonly hints: HintsConfig;
+  readonly hints: HintChannelConfig;
   readonly graphBoost: GraphBoostConfig;
   readonly traversal: TraversalConfig;
   readonly facets: FacetConfig;

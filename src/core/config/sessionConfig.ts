@@ -1,24 +1,24 @@
-/** Session capture settings (signet-spec §2.12, §2.20, §2.23, §3.2–3.4; issue 7, item 1). */
+/** Session capture settings. */
 export interface SessionConfig {
   /** A session with no turn for this long is ended by the next activity or tick (ms). */
   readonly idleTimeoutMs: number;
-  /** Token budget of the memories injected at session start (spec §2.23: 12 000). */
+  /** Token budget of the memories injected at session start (default 12 000). */
   readonly maxInjectTokens: number;
-  /** Candidates considered at session start (spec §2.23: 100). */
+  /** Candidates considered at session start (default 100). */
   readonly candidatePoolLimit: number;
-  /** Minimum effective score of a non-pinned candidate (spec §2.23: 0.2). */
+  /** Minimum effective score of a non-pinned candidate (default 0.2). */
   readonly minEffectiveScore: number;
-  /** Daily decay base of the effective score importance × base^ageDays (spec §2.12: 0.95). */
+  /** Daily decay base of the effective score importance × base^ageDays (default 0.95). */
   readonly recencyBase: number;
-  /** Injected memories shown to the continuity scorer (spec §2.20: 50). */
+  /** Injected memories shown to the continuity scorer (default 50). */
   readonly continuityMaxMemories: number;
-  /** Transcript tail given to the continuity scorer, in characters (spec §2.20: 4000). */
+  /** Transcript tail given to the continuity scorer, in characters (default 4000). */
   readonly continuityTranscriptChars: number;
   /** LLM timeout for summary and continuity calls (ms). */
   readonly llmTimeoutMs: number;
-  /** Transcripts shorter than this are not summarised/extracted (spec §3.4: 500). */
+  /** Transcripts shorter than this are not summarised/extracted (default 500). */
   readonly minTranscriptChars: number;
-  /** Transcript kept per session, in characters (spec §3.4: 100 000). */
+  /** Transcript kept per session, in characters (default 100 000). */
   readonly maxTranscriptChars: number;
 }
 

@@ -109,10 +109,6 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Timeout of one hints generation call.",
   },
   {
-    key: 'hints.pollSeconds', type: 'number', default: 5, minimum: 1, maximum: 60, target: 'feedbackLoop.hints.pollMs', scale: SECOND,
-    description: "How often the hints worker looks for new jobs.",
-  },
-  {
     key: 'maintenance.scheduleEnabled', type: 'boolean', default: true, target: 'feedbackLoop.maintenance.scheduleEnabled',
     description: "Run all maintenance tasks on a schedule (only one window at a time runs them).",
   },

@@ -1,6 +1,6 @@
 /**
- * Typed configuration of the durable store (issue 3). The defaults are chosen from the measurements
- * in bench/store.ts and shared/reference/sqlite-wasm.md (export of a 26 MB image: 9–42 ms).
+ * Typed configuration of the durable store. The defaults are chosen from the measurements
+ * in bench/store.ts (docs/store.md) and of the engine (export of a 26 MB image: 9–42 ms).
  * `resolveStoreConfig` clamps user or test values into safe ranges.
  */
 

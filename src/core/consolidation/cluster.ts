@@ -1,5 +1,5 @@
 /**
- * Consolidation primitives (seed 001 part three; signet-spec §8, after slow-stack/mneme
+ * Consolidation primitives (after slow-stack/mneme
  * clustering.js, MIT): k-means with k-means++ seeding and empty-cluster repair, and same-key
  * conflict candidates (cosine similarity comes from the models module). Pure, no database.
  * Randomness is injected.
@@ -42,7 +42,7 @@ export interface KMeansResult {
   readonly iterations: number;
 }
 
-/** Default iteration cap and centroid-move tolerance (signet-spec §8: 100, 1e-4). */
+/** Default iteration cap and centroid-move tolerance (default 100, 1e-4). */
 export const KMEANS_MAX_ITER = 100;
 export const KMEANS_TOL = 1e-4;
 
@@ -68,7 +68,7 @@ function seedPlusPlus(vectors: Vec[], k: number, rng: Rng): number[][] {
   return centroids;
 }
 
-/** k-means with k-means++ seeding; k ≤ 0 or k ≥ n collapses to one cluster (signet-spec §8). */
+/** k-means with k-means++ seeding; k ≤ 0 or k ≥ n collapses to one cluster. */
 export function kMeans(vectors: readonly Vec[], k: number, opts: KMeansOptions): KMeansResult {
   const n = vectors.length;
   if (n === 0) return { assignments: [], centroids: [], iterations: 0 };
@@ -119,7 +119,7 @@ export interface ConflictCandidate {
   readonly similarity: number;
 }
 
-/** Default similarity above which two same-key items are conflict candidates (signet-spec §8: 0.85). */
+/** Default similarity above which two same-key items are conflict candidates (default 0.85). */
 export const CONFLICT_THRESHOLD = 0.85;
 
 /**

@@ -14,7 +14,7 @@ import { findConflictCandidates, kMeans } from './cluster';
 import type { Rng } from './cluster';
 
 /**
- * Maintenance task "find duplicates and conflicts" (issue 5 §9; signet-spec §8). Read-only: it
+ * Maintenance task "find duplicates and conflicts". Read-only: it
  * proposes merges and conflicts for the user to accept; nothing is merged silently.
  */
 export interface MergeProposal {
@@ -67,7 +67,7 @@ interface Item { id: string; type: string; content: string; created_at: string; 
  */
 export const MEMORY_CHANGE_CONFIDENCE = 0.8;
 
-/** Cluster count for n items (signet-spec §8: min(10, max(1, floor(sqrt(n/2))))). */
+/** Cluster count for n items (min(10, max(1, floor(sqrt(n/2))))). */
 export const clusterCount = (n: number): number => Math.min(10, Math.max(1, Math.floor(Math.sqrt(n / 2))));
 
 function loadItems(deps: ScanDeps): Item[] {

@@ -2,8 +2,8 @@ import { EDGE_KINDS, ENTITY_TYPES, FACT_TYPES } from '../config/extractionConfig
 import type { EdgeKind, EntityType, ExtractionConfig, FactType } from '../config/extractionConfig';
 
 /**
- * The extraction contract (issue 5 §3, seed 001). Enforced by code, not by a schema library:
- * seed 001 found that TypeBox's Value.Check skips `enum`, so every enum here is checked by hand.
+ * The extraction contract. Enforced by code, not by a schema library:
+ * TypeBox's Value.Check skips `enum`, so every enum here is checked by hand.
  * Every block is optional — a turn may legitimately declare nothing.
  */
 export interface ExtractedEntity {

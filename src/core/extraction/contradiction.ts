@@ -4,12 +4,12 @@ import type { Logger } from '../logger';
 import { parseLlmJson } from './llmJson';
 
 /**
- * Contradiction detection (seed 000 "Semantic Contradiction Detection"; signet-spec §2.16).
+ * Contradiction detection.
  * The syntactic fast path is pure; the semantic path asks the LLM only when the syntactic path
  * said no and the statements share enough tokens. Both are advisory: failures mean "no".
  */
 
-/** Lowercase, non-alphanumerics become spaces, tokens of at least 2 characters (spec §2.16). */
+/** Lowercase, non-alphanumerics become spaces, tokens of at least 2 characters. */
 export function contradictionTokens(text: string): string[] {
   return text.toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9]+/g, ' ').split(' ').filter((t) => t.length >= 2);
 }
@@ -32,7 +32,7 @@ export interface ContradictionVerdict {
 
 const NONE: ContradictionVerdict = { contradicts: false, confidence: 0, reason: 'none', detail: '' };
 
-/** Confidence the syntactic detectors report (signet-spec §2.5: negation 0.85, antonym 0.8). */
+/** Confidence the syntactic detectors report (default negation 0.85, antonym 0.8). */
 export const NEGATION_CONFIDENCE = 0.85;
 export const ANTONYM_CONFIDENCE = 0.8;
 

@@ -17,7 +17,7 @@ export interface ExtractionContext {
 
 /**
  * The deterministic extractor used when no LLM is configured, and as the fallback when an LLM
- * answer is unusable (issue 5 §4). It reads sentence by sentence: entities from code-shaped
+ * answer is unusable. It reads sentence by sentence: entities from code-shaped
  * tokens, paths, packages, URLs, technology terms and capitalised names; then decisions,
  * migrations, preferences, dependencies and constraints as facts and relations with claim keys.
  */

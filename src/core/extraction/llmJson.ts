@@ -1,5 +1,5 @@
 /**
- * Robust JSON recovery for LLM answers (signet-spec §3.6 point 3, §2.16): strips <think> blocks
+ * Robust JSON recovery for LLM answers: strips <think> blocks
  * and markdown fences, tolerates trailing commas and surrounding prose, and scans balanced
  * objects from last to first so a final answer wins over earlier examples. Never throws.
  */

@@ -17,7 +17,7 @@ const QUERY_WORDS = 16;
 export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = SCAN_CANDIDATES): MemorySupersessionFinding[] {
   const mem = db.get<{ id: string; type: string; content: string; created_at: string; agent_id: string; project: string | null; is_deleted: number }>(
     'SELECT id, type, content, created_at, agent_id, project, is_deleted FROM memories WHERE id = ?', [memoryId]);
-  if (!mem || mem.is_deleted || !db.hasTable('memories_fts')) return [];
+  if (!mem || mem.is_deleted) return [];
   const self = analyseMemory({ id: mem.id, type: mem.type, content: mem.content, createdAt: mem.created_at });
   const words = [...new Set([...self.settings.keys(), ...self.words])].slice(0, QUERY_WORDS);
   const match = buildMatchExpression(words, 'OR');

@@ -23,7 +23,7 @@ export interface SiblingCandidate {
  * non-constraint fact of a payload will land next to: same entity, aspect and group.
  */
 export function collectSiblingCandidates(db: SqlReader, payload: ExtractionPayload, agentId = 'default'): SiblingCandidate[] {
-  if (!payload.facts?.length || !db.hasTable('entity_attributes')) return [];
+  if (!payload.facts?.length) return [];
   const out: SiblingCandidate[] = [];
   for (const [i, f] of payload.facts.entries()) {
     if (f.claim_key || f.type === 'constraint') continue;

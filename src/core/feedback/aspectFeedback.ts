@@ -1,8 +1,7 @@
 import type { SqlWriter } from '../store/storeTypes';
 
 /**
- * Aspect feedback and decay (seed 003 §2–3; signet-spec §2.17). Both are no-ops when the graph or
- * session tables are absent.
+ * Aspect feedback and decay (docs/recall-design.md, "Aspect feedback and decay").
  */
 export interface AspectFeedbackResult {
   readonly aspectsUpdated: number;
@@ -24,19 +23,12 @@ export interface AspectDecayOptions {
 
 const DAY_MS = 86_400_000;
 
-export const FEEDBACK_TABLES = ['session_memories', 'entity_attributes', 'entity_aspects'] as const;
-
-export function hasFeedbackTables(db: { hasTable(name: string): boolean }): boolean {
-  return FEEDBACK_TABLES.every((t) => db.hasTable(t));
-}
-
 /**
  * Memories of the session with fts_hit_count > 0 → the aspect of one active attribute linked to
  * each → weight = clamp(weight + delta × confirmations, min, max), updated_at = now. Every
- * change is also logged in aspect_feedback_log (when present) for the knowledge stats.
+ * change is also logged in aspect_feedback_log for the knowledge stats.
  */
 export function applyFtsOverlapFeedback(db: SqlWriter, sessionKey: string, agentId: string, options: AspectFeedbackOptions, nowIso: string): AspectFeedbackResult {
-  if (!hasFeedbackTables(db)) return { aspectsUpdated: 0, totalFtsConfirmations: 0 };
   const hits = db.all<{ memory_id: string; fts_hit_count: number }>(
     'SELECT memory_id, fts_hit_count FROM session_memories WHERE session_key = ? AND agent_id = ? AND fts_hit_count > 0 ORDER BY rank, memory_id',
     [sessionKey, agentId],
@@ -53,7 +45,6 @@ export function applyFtsOverlapFeedback(db: SqlWriter, sessionKey: string, agent
     perAspect.set(attr.aspect_id, (perAspect.get(attr.aspect_id) ?? 0) + h.fts_hit_count);
     total += h.fts_hit_count;
   }
-  const logged = db.hasTable('aspect_feedback_log');
   let updated = 0;
   for (const [aspectId, confirmations] of [...perAspect.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     const before = db.get<{ weight: number }>('SELECT weight FROM entity_aspects WHERE id = ? AND agent_id = ?', [aspectId, agentId]);
@@ -62,10 +53,8 @@ export function applyFtsOverlapFeedback(db: SqlWriter, sessionKey: string, agent
     const r = db.run('UPDATE entity_aspects SET weight = ?, updated_at = ? WHERE id = ? AND agent_id = ?', [after, nowIso, aspectId, agentId]);
     if (!r.changes) continue;
     updated++;
-    if (logged) {
-      db.run('INSERT INTO aspect_feedback_log (aspect_id, agent_id, kind, session_key, confirmations, weight_before, weight_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [aspectId, agentId, 'fts', sessionKey, confirmations, before.weight, after, nowIso]);
-    }
+    db.run('INSERT INTO aspect_feedback_log (aspect_id, agent_id, kind, session_key, confirmations, weight_before, weight_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [aspectId, agentId, 'fts', sessionKey, confirmations, before.weight, after, nowIso]);
   }
   return { aspectsUpdated: updated, totalFtsConfirmations: total };
 }
@@ -75,27 +64,22 @@ export function applyFtsOverlapFeedback(db: SqlWriter, sessionKey: string, agent
  * so an aspect decays at most once per stale window. Returns how many aspects decayed.
  */
 export function decayAspectWeights(db: SqlWriter, agentId: string, options: AspectDecayOptions, nowMs: number): number {
-  if (!db.hasTable('entity_aspects')) return 0;
   const nowIso = new Date(nowMs).toISOString();
   const cutoff = new Date(nowMs - options.staleDays * DAY_MS).toISOString();
   const stale = db.all<{ id: string; weight: number }>(
     'SELECT id, weight FROM entity_aspects WHERE agent_id = ? AND updated_at < ? AND weight > ? ORDER BY id',
     [agentId, cutoff, options.minWeight],
   );
-  const logged = db.hasTable('aspect_feedback_log');
   for (const a of stale) {
     const after = Math.max(options.minWeight, a.weight - options.decayRate);
     db.run('UPDATE entity_aspects SET weight = ?, updated_at = ? WHERE id = ?', [after, nowIso, a.id]);
-    if (logged) {
-      db.run('INSERT INTO aspect_feedback_log (aspect_id, agent_id, kind, session_key, confirmations, weight_before, weight_after, created_at) VALUES (?, ?, ?, NULL, 0, ?, ?, ?)',
-        [a.id, agentId, 'decay', a.weight, after, nowIso]);
-    }
+    db.run('INSERT INTO aspect_feedback_log (aspect_id, agent_id, kind, session_key, confirmations, weight_before, weight_after, created_at) VALUES (?, ?, ?, NULL, 0, ?, ?, ?)',
+      [a.id, agentId, 'decay', a.weight, after, nowIso]);
   }
   return stale.length;
 }
 
 /** Agents that own graph aspects (maintenance decays each of them). */
-export function aspectAgents(db: { hasTable(name: string): boolean; all<T extends object>(sql: string): T[] }): string[] {
-  if (!db.hasTable('entity_aspects')) return [];
+export function aspectAgents(db: { all<T extends object>(sql: string): T[] }): string[] {
   return db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entity_aspects ORDER BY agent_id').map((r) => r.agent_id);
 }

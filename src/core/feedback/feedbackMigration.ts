@@ -1,5 +1,5 @@
 /**
- * Migration for the feedback loop (issue 7): tables the store schema does not hold.
+ * Migration for the feedback loop: tables the store schema does not hold.
  * Conventions as in store/schema/coreSchema.ts: ISO text times from the injected clock, no time or
  * random defaults (the journal replays statements), agent_id as the scope.
  */

@@ -1,5 +1,5 @@
 /**
- * In-process feedback telemetry (seed 003 §6; signet-spec §2.17): cumulative counters since the
+ * In-process feedback telemetry: cumulative counters since the
  * process started, logged at every session end and exposed by the status.
  */
 export interface FeedbackTelemetrySnapshot {

@@ -1,6 +1,6 @@
 import type { SqlReader } from '../store/storeTypes';
 
-/** Feedback part of the knowledge stats (seed 003 §6: computed from entity_aspects directly). */
+/** Feedback part of the knowledge stats (computed from entity_aspects directly). */
 export interface FeedbackKnowledgeStats {
   readonly aspectCount: number;
   /** Distinct aspects whose weight feedback raised in the window (default last 7 days). */
@@ -16,16 +16,12 @@ const BOUND_EPSILON = 1e-9;
 export const FEEDBACK_STATS_WINDOW_DAYS = 7;
 
 export function knowledgeStats(db: SqlReader, options: { agentId: string; nowMs: number; minWeight: number; maxWeight: number; windowDays?: number }): FeedbackKnowledgeStats {
-  const empty: FeedbackKnowledgeStats = { aspectCount: 0, aspectsUpdatedByFeedback: 0, avgAspectWeight: 0, aspectsAtMax: 0, aspectsAtMin: 0 };
-  if (!db.hasTable('entity_aspects')) return empty;
   const row = db.get<{ n: number; avg: number | null; at_max: number | null; at_min: number | null }>(
     'SELECT COUNT(*) AS n, AVG(weight) AS avg, SUM(weight >= ?) AS at_max, SUM(weight <= ?) AS at_min FROM entity_aspects WHERE agent_id = ?',
     [options.maxWeight - BOUND_EPSILON, options.minWeight + BOUND_EPSILON, options.agentId],
   );
   const since = new Date(options.nowMs - (options.windowDays ?? FEEDBACK_STATS_WINDOW_DAYS) * DAY_MS).toISOString();
-  const updated = db.hasTable('aspect_feedback_log')
-    ? db.get<{ n: number }>("SELECT COUNT(DISTINCT aspect_id) AS n FROM aspect_feedback_log WHERE agent_id = ? AND kind = 'fts' AND created_at >= ?", [options.agentId, since])?.n ?? 0
-    : 0;
+  const updated = db.get<{ n: number }>("SELECT COUNT(DISTINCT aspect_id) AS n FROM aspect_feedback_log WHERE agent_id = ? AND kind = 'fts' AND created_at >= ?", [options.agentId, since])?.n ?? 0;
   return {
     aspectCount: row?.n ?? 0,
     aspectsUpdatedByFeedback: updated,

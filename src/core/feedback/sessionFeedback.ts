@@ -1,6 +1,6 @@
 import type { FeedbackConfig } from '../config/feedbackConfig';
 import type { SqlWriter } from '../store/storeTypes';
-import { applyFtsOverlapFeedback, decayAspectWeights, hasFeedbackTables } from './aspectFeedback';
+import { applyFtsOverlapFeedback, decayAspectWeights } from './aspectFeedback';
 import { decayDue, LAST_DECAY_AT_MS, readCounter, SESSIONS_SINCE_DECAY, writeCounter } from './feedbackCounters';
 import type { FeedbackTelemetryDelta } from './feedbackTelemetry';
 
@@ -14,7 +14,7 @@ export interface SessionFeedbackResult extends FeedbackTelemetryDelta {
 }
 
 /**
- * The session-end feedback pass (seed 003; signet-spec §2.17 "When they run"): FTS overlap
+ * The session-end feedback pass: FTS overlap
  * feedback, then decay when due (every N sessions or daily), then status propagation. Runs only
  * when feedback and the graph are enabled and the graph tables exist.
  */
@@ -29,7 +29,6 @@ export function runSessionFeedback(db: SqlWriter, options: {
   const { config } = options;
   if (!config.enabled) return { skipped: 'feedback is disabled', decayed: false };
   if (!options.graphEnabled) return { skipped: 'the knowledge graph is disabled', decayed: false };
-  if (!hasFeedbackTables(db)) return { skipped: 'the knowledge graph tables do not exist', decayed: false };
   const nowIso = new Date(options.nowMs).toISOString();
   const fb = applyFtsOverlapFeedback(db, options.sessionKey, options.agentId, { delta: config.ftsWeightDelta, minWeight: config.minAspectWeight, maxWeight: config.maxAspectWeight }, nowIso);
   let decayedAspects = 0;
@@ -62,7 +61,7 @@ export function runSessionFeedback(db: SqlWriter, options: {
 
 /** Maintenance decay for every agent with aspects; resets each agent's session counter. */
 export function runScheduledDecay(db: SqlWriter, agentId: string, config: FeedbackConfig, nowMs: number): number {
-  if (!config.decayEnabled || !db.hasTable('entity_aspects')) return 0;
+  if (!config.decayEnabled) return 0;
   const nowIso = new Date(nowMs).toISOString();
   const n = decayAspectWeights(db, agentId, { decayRate: config.decayRate, minWeight: config.minAspectWeight, staleDays: config.staleDays }, nowMs);
   writeCounter(db, agentId, SESSIONS_SINCE_DECAY, 0, nowIso);

@@ -5,7 +5,7 @@ import type { ExtractionPayload } from '../extraction/contract';
 import type { SqlWriter } from '../store/storeTypes';
 import { writeAttribute, upsertAspect } from './attributeWrites';
 import { bumpEntityMentions, linkMention, upsertEntity, upsertRelation } from './entityWrites';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 
 /** Where a payload came from: decides the confidence of its relations. */
 export type PayloadOrigin = 'llm' | 'heuristic';
@@ -45,7 +45,7 @@ function redactPayload(p: ExtractionPayload): ExtractionPayload {
 }
 
 /**
- * Applies an extraction payload for its source memories (seed 001 applyConceptExtraction):
+ * Applies an extraction payload for its source memories:
  * an existing concept is confirmed (mentions up, provenance added, content kept), never
  * replaced; relations are keyed by (from, to, type) and a repeat updates the instruction;
  * relations to undeclared endpoints are dropped; self relations ignored; every kind is

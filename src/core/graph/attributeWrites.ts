@@ -3,11 +3,11 @@ import { detectSyntacticContradiction } from '../extraction/contradiction';
 import { normalizeContent } from '../memory/memoryRecords';
 import type { SqlWriter } from '../store/storeTypes';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName, normalizeKey } from './keys';
 
 /**
- * Aspects, attributes and write-time supersession (signet-spec §1.7, §2.4, §2.5; issue 5 §2).
+ * Aspects, attributes and write-time supersession.
  * Call only through the apply path (graphApply.ts), inside one store.write transaction.
  */
 export type AttributeKind = 'attribute' | 'constraint';

@@ -1,6 +1,6 @@
 import type { SqlWriter } from '../store/storeTypes';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 
 export interface DetachSummary {
   readonly mentionsRemoved: number;

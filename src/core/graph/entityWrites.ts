@@ -3,15 +3,15 @@ import { MemoryError } from '../errors';
 import type { SqlWriter } from '../store/storeTypes';
 import { isEdgeKind, isEntityType } from '../extraction/contract';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName } from './keys';
 
 /**
- * Entity, mention and relation writes (seed 000 "Knowledge Graph"; signet-spec §1.5, §1.6).
+ * Entity, mention and relation writes.
  * Call only through the apply path (graphApply.ts), inside one store.write transaction.
  */
 
-/** Entity kinds the write path itself creates besides the extraction enum (chunk groups, spec §2.2). */
+/** Entity kinds the write path itself creates besides the extraction enum (chunk groups). */
 export const INTERNAL_ENTITY_TYPES = ['chunk_group'] as const;
 export type StoredEntityType = EntityType | (typeof INTERNAL_ENTITY_TYPES)[number];
 

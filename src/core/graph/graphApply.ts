@@ -14,7 +14,7 @@ import { supersedeClaim, supersedeSibling, upsertAspect, writeAttribute } from '
 import type { AttributeKind, AttributeWrite } from './attributeWrites';
 import { bumpEntityMentions, isStoredEntityType, linkMention, upsertEntity, upsertRelation } from './entityWrites';
 import type { EntityUpsert, RelationUpsert, StoredEntityType } from './entityWrites';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 import { compactGraphOps } from './graphOpsRetention';
 import { canonicalName } from './keys';
 import { detachMemoryFromGraph } from './detachMemory';
@@ -25,7 +25,7 @@ import { mergeEntityInto } from './mergeEntities';
 import type { EntityMergeSummary } from './mergeEntities';
 
 /**
- * The graph's single audited author (issue 5 §2): every graph mutation is one of these
+ * The graph's single audited author: every graph mutation is one of these
  * operations, validated here and recorded in graph_ops by the writes it performs.
  */
 export type GraphOp =

@@ -1,5 +1,5 @@
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
-import type { GraphOpRecord, GraphWriteContext } from './graphContext';
+import type { GraphOpRecord, GraphWriteContext } from './graphWriteTypes';
 
 /** Appends one audit row to graph_ops: actor, op, target, memory, reason (in details) and time. */
 export function recordGraphOp(db: SqlWriter, ctx: GraphWriteContext, rec: GraphOpRecord): void {

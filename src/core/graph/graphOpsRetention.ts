@@ -26,7 +26,6 @@ export function graphOpsPrunedTo(db: SqlReader): number {
 
 /** Deletes audit rows outside the retention window; returns how many. `force` ignores the step. */
 export function compactGraphOps(db: SqlWriter, options: { keep?: number; step?: number; force?: boolean } = {}): number {
-  if (!db.hasTable('graph_ops') || !db.hasTable('meta')) return 0;
   const keep = options.keep ?? GRAPH_OPS_KEPT;
   const max = db.get<{ mx: number | null }>('SELECT MAX(rowid) AS mx FROM graph_ops')?.mx ?? 0;
   const cutoff = max - keep;

@@ -1,16 +1,16 @@
-/** Name and key normalisation shared by the extractor and the graph apply path (signet-spec §1.5, §1.7). */
+/** Name and key normalisation shared by the extractor and the graph apply path. */
 
 /** canonical_name: trim, lowercase, collapse whitespace. */
 export function canonicalName(name: string): string {
   return name.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Shortest and longest accepted claim/group key (signet-spec §1.7: reject < 3, cut to 120). */
+/** Shortest and longest accepted claim/group key (reject < 3, cut to 120). */
 export const MIN_KEY_CHARS = 3;
 export const MAX_KEY_CHARS = 120;
 
 /**
- * claim_key / group_key normalisation (signet-spec §1.7): lowercase, each run of
+ * claim_key / group_key normalisation: lowercase, each run of
  * non-alphanumerics becomes `_`, trim and collapse underscores; shorter than 3 → null; cut to 120.
  */
 export function normalizeKey(raw: string | null | undefined): string | null {

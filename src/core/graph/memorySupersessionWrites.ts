@@ -3,7 +3,7 @@ import { normalizeContent } from '../memory/memoryRecords';
 import type { SqlWriter } from '../store/storeTypes';
 import { markSuperseded } from './attributeWrites';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 
 /**
  * Memory-level supersession: "this whole memory was replaced by that one" (a newer decision about

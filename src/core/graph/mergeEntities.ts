@@ -3,7 +3,7 @@ import { foldName } from '../extraction/entityAliases';
 import type { AliasResolver } from '../extraction/entityAliases';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName } from './keys';
 
 /**
@@ -77,7 +77,7 @@ export function mergeEntityInto(db: SqlWriter, ctx: GraphWriteContext, keepId: s
     }
   }
   const attributesMoved = db.run('UPDATE entity_attributes SET entity_id = ?, updated_at = ? WHERE entity_id = ?', [keepId, ctx.nowIso, mergeId]).changes;
-  if (db.hasTable('predictor_comparisons')) db.run('UPDATE predictor_comparisons SET focal_entity_id = ? WHERE focal_entity_id = ?', [keepId, mergeId]);
+  db.run('UPDATE predictor_comparisons SET focal_entity_id = ? WHERE focal_entity_id = ?', [keepId, mergeId]);
 
   // The kept row: pins survive (earliest pin time), counts add up, a vague type and an empty description are filled.
   const pinned = keep.pinned || drop.pinned ? 1 : 0;

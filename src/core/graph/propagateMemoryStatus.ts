@@ -1,15 +1,14 @@
 import type { SqlWriter } from '../store/storeTypes';
 import { recordGraphOp } from './graphAudit';
-import type { GraphWriteContext } from './graphContext';
+import type { GraphWriteContext } from './graphWriteTypes';
 
 /**
- * Seed 003 §5 / signet-spec §2.19: active attributes whose memory is deleted, superseded or
+ * Status propagation: active attributes whose memory is deleted, superseded or
  * gone become superseded (superseded_by left empty). Returns how many changed. The memories table
  * has no separate superseded flag: a memory is retired by soft delete, so "deleted or superseded"
  * is is_deleted = 1, and "gone" is a memory_id with no row (hard delete by forget).
  */
 export function propagateMemoryStatus(db: SqlWriter, ctx: GraphWriteContext): number {
-  if (!db.hasTable('entity_attributes')) return 0;
   const rows = db.all<{ id: string; memory_id: string }>(
     `SELECT id, memory_id FROM entity_attributes
       WHERE agent_id = ? AND status = 'active' AND memory_id IS NOT NULL

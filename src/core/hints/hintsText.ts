@@ -1,7 +1,7 @@
 import { stripFences, stripThinkBlocks } from '../sessions/llmText';
 
 /**
- * Prompt and parsing of prospective hints (seed 000 "Prospective Indexing"; signet-spec §2.14):
+ * Prompt and parsing of prospective hints:
  * future questions a memory would answer, one per line.
  */
 const MIN_CHARS = 11;

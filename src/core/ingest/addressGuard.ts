@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
 /**
- * SSRF guard (signet-spec §2.21 and url-validation): every address a document fetch must not
+ * SSRF guard (docs/ingest.md, the address guard): every address a document fetch must not
  * reach by default — loopback, private, link-local, CGNAT, unspecified, multicast, reserved,
  * documentation and benchmark ranges, IPv6 forms that embed such an IPv4 address (mapped,
  * translated, compatible, NAT64, 6to4, Teredo), site-local, and every address of this machine's

@@ -1,5 +1,5 @@
 /**
- * HTML to plain text for document ingest (signet-spec §2.21): drop <script> and <style> blocks
+ * HTML to plain text for document ingest: drop <script> and <style> blocks
  * with a linear scan, strip the remaining tags, decode common entities (&amp; last), collapse
  * whitespace. The title comes from the first <title>.
  */

@@ -6,7 +6,7 @@ import type { RememberDeps, RememberInput } from '../memory/remember';
 import type { MemoryStore } from '../store/storeTypes';
 
 /**
- * JSONL ingest (issue 5 §10): one memory a line, {content, type?, sourceId?, createdAt?,
+ * JSONL ingest: one memory a line, {content, type?, sourceId?, createdAt?,
  * sessionId?, who?, project?, tags?}. Every line is validated completely (JSON shape, text that
  * can be stored losslessly, real dates) before anything is written, so a bad line is reported with
  * its number and nothing from the file is stored. Valid files are written INGEST_BATCH memories per

@@ -10,7 +10,7 @@ import { isLocalHostname, isPrivateAddress } from './addressGuard';
 import { htmlToText } from './htmlText';
 
 /**
- * Document fetch for URL ingest (seed 000 "URL Fetcher"; signet-spec §2.21; issue 5 §8).
+ * Document fetch for URL ingest.
  * Every hop is resolved first and every resolved address checked; the connection is then pinned
  * to the checked address, so a second DNS answer cannot swap in a private one.
  */

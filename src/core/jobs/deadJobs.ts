@@ -2,7 +2,7 @@ import { isoFromMs } from '../clock';
 import type { SqlWriter } from '../store/storeTypes';
 
 /**
- * Dead-letter handling for memory_jobs (issue 7, item 9: "retry or clear dead jobs").
+ * Dead-letter handling for memory_jobs.
  * A dead job whose memory is still live is retried from scratch (attempts reset), unless an
  * equivalent job is already pending or leased; a dead job whose memory is deleted or gone can
  * never succeed and is cleared.

@@ -4,7 +4,7 @@ import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import { isDeadLocalOwner } from './leaseOwner';
 
 /**
- * The memory_jobs queue (signet-spec §1.4; issue 5 §6). Plain functions over a SqlWriter, so a
+ * The memory_jobs queue. Plain functions over a SqlWriter, so a
  * lease, a completion or a failure is one store transaction. Times are ISO strings from the
  * injected clock; they compare correctly as text.
  */

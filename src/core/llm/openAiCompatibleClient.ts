@@ -4,7 +4,7 @@ import type { LlmClient } from '../hostContext';
 /**
  * An LlmClient for any OpenAI-compatible chat-completions endpoint (a local Ollama at
  * http://localhost:11434/v1, LM Studio at http://localhost:1234/v1, or a hosted one), set by
- * base URL and model (issue 5 §4). Uses Node's global fetch; no retries (callers fall back).
+ * base URL and model. Uses Node's global fetch; no retries (callers fall back).
  */
 export interface OpenAiCompatibleOptions {
   /** Base URL up to and including the version segment, e.g. `http://localhost:11434/v1`. */
@@ -17,7 +17,7 @@ export interface OpenAiCompatibleOptions {
   readonly maxTokens?: number;
 }
 
-/** Default completion budget (signet-spec §2.3: 2048 tokens at medium strength). */
+/** Default completion budget (default 2048 tokens at medium strength). */
 export const DEFAULT_LLM_MAX_TOKENS = 2048;
 
 function endpoint(baseUrl: string): string {

@@ -2,16 +2,14 @@ import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
 /**
  * A lease row in maintenance_lease, taken inside the store's write transaction (serialised across
- * windows), so scheduled maintenance never runs in two windows at once (issue 7, item 9).
+ * windows), so scheduled maintenance never runs in two windows at once.
  */
 export const MAINTENANCE_LEASE = 'maintenance';
 
 /**
- * Takes (or renews) the lease for `owner` unless another owner holds an unexpired one. A store
- * without the lease table (a partial schema in tests or tools) has nothing to coordinate: true.
+ * Takes (or renews) the lease for `owner` unless another owner holds an unexpired one.
  */
 export function acquireLease(db: SqlWriter, owner: string, nowMs: number, leaseMs: number, name = MAINTENANCE_LEASE): boolean {
-  if (!db.hasTable('maintenance_lease')) return true;
   const nowIso = new Date(nowMs).toISOString();
   const row = db.get<{ owner: string; expires_at: string }>('SELECT owner, expires_at FROM maintenance_lease WHERE name = ?', [name]);
   if (row && row.owner !== owner && row.expires_at > nowIso) return false;
@@ -22,13 +20,11 @@ export function acquireLease(db: SqlWriter, owner: string, nowMs: number, leaseM
 }
 
 export function releaseLease(db: SqlWriter, owner: string, name = MAINTENANCE_LEASE): void {
-  if (!db.hasTable('maintenance_lease')) return;
   db.run('DELETE FROM maintenance_lease WHERE name = ? AND owner = ?', [name, owner]);
 }
 
 /** When the last scheduled run finished (ms), or 0. */
 export function lastScheduledRunMs(db: SqlReader): number {
-  if (!db.hasTable('maintenance_runs')) return 0;
   const row = db.get<{ t: string | null }>("SELECT MAX(finished_at) AS t FROM maintenance_runs WHERE run_id LIKE 'scheduled:%' AND status IN ('completed', 'failed')");
   return row?.t ? Date.parse(row.t) : 0;
 }

@@ -23,8 +23,7 @@ function parseSummary(text: string | null): Record<string, SummaryValue> {
 export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext, runId: string, newId: () => string, progress: ProgressReporter = noProgress, afterStep?: () => Promise<void>): Promise<TaskReport> {
   const { store, clock } = ctx;
   const iso = (): string => new Date(clock.now()).toISOString();
-  const prior = store.read((db) => db.hasTable('maintenance_runs')
-    ? db.get<RunRow>("SELECT id, cursor, processed, total, summary FROM maintenance_runs WHERE task = ? AND status = 'running' ORDER BY started_at DESC LIMIT 1", [task.id]) : undefined);
+  const prior = store.read((db) => db.get<RunRow>("SELECT id, cursor, processed, total, summary FROM maintenance_runs WHERE task = ? AND status = 'running' ORDER BY started_at DESC LIMIT 1", [task.id]));
   const rowId = prior?.id ?? newId();
   let cursor = prior?.cursor ?? null;
   let processed = prior?.processed ?? 0;
@@ -32,7 +31,6 @@ export async function runTask(task: MaintenanceTask, ctx: MaintenanceTaskContext
   let summary = parseSummary(prior?.summary ?? null);
   const persist = async (status: string, error?: string): Promise<void> => {
     await store.write('maintenance', (db) => {
-      if (!db.hasTable('maintenance_runs')) return;
       const now = iso();
       const done = status === 'running' ? null : now;
       if (!db.get('SELECT 1 AS found FROM maintenance_runs WHERE id = ?', [rowId])) {

@@ -16,7 +16,7 @@ import type { MaintenanceTask, StepResult } from './maintenanceTypes';
 import { deadJobsTask, integrityCheckTask, rebuildFtsTask } from './storeTasks';
 
 /**
- * The maintenance registry (issue 7, item 9). Each task wires the owning module's function:
+ * The maintenance registry. Each task wires the owning module's function:
  * aspect decay (feedback), memory-status propagation (graph), hints backfill (hints), dead jobs
  * (jobs), drifted FTS indexes and the integrity check (store).
  */
@@ -34,9 +34,9 @@ export interface MaintenanceDeps {
   readonly aliases?: Readonly<Record<string, string>>;
 }
 
-function graphAgents(db: { hasTable(n: string): boolean; all<T extends object>(sql: string): T[] }): string[] {
+function graphAgents(db: { all<T extends object>(sql: string): T[] }): string[] {
   const agents = new Set(aspectAgents(db));
-  if (db.hasTable('entity_attributes')) for (const r of db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entity_attributes')) agents.add(r.agent_id);
+  for (const r of db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entity_attributes')) agents.add(r.agent_id);
   return [...agents].sort();
 }
 
@@ -106,7 +106,7 @@ export function mergeEntitiesTask(deps: MaintenanceDeps): MaintenanceTask {
     async step(ctx, cursor): Promise<StepResult> {
       if (!deps.graphEnabled) return { cursor: null, processed: 0, summary: { skipped: 'the graph is disabled' } };
       const aliases = aliasResolverFor(deps.aliases ?? NO_ALIASES);
-      const agents = ctx.store.read((db) => (db.hasTable('entities') ? db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entities ORDER BY agent_id').map((r) => r.agent_id) : []));
+      const agents = ctx.store.read((db) => db.all<{ agent_id: string }>('SELECT DISTINCT agent_id FROM entities ORDER BY agent_id').map((r) => r.agent_id));
       const agent = agents.find((a) => cursor === null || a > cursor);
       if (agent === undefined) return { cursor: null, processed: 0, summary: { entitiesMerged: 0 } };
       const merged = await ctx.store.write('maintenance:merge-entities', (db) => {

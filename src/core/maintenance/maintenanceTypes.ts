@@ -4,7 +4,7 @@ import type { MemoryStore } from '../store/storeTypes';
 
 /**
  * A maintenance task works in steps; after each step the runner persists the cursor, progress and
- * summary in maintenance_runs, so an interrupted run resumes from the last step (issue 7, item 9).
+ * summary in maintenance_runs, so an interrupted run resumes from the last step.
  */
 export type SummaryValue = number | string;
 

@@ -18,7 +18,7 @@ function hardSplit(s: string, size: number): string[] {
 }
 
 /**
- * Signet's auto-chunking (spec §2.2 step 4): content up to `maxContentChars` stays whole; longer
+ * Auto-chunking: content up to `maxContentChars` stays whole; longer
  * content is packed by sentence toward `chunkTargetChars`; a sentence longer than twice the
  * target is hard-split at the target size; every chunk but the last gets the first
  * `overlapRatio × target` characters of the following chunk appended.

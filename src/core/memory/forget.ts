@@ -7,7 +7,7 @@ import { applyGraphOp, graphContext } from '../graph/graphApply';
 import type { PurgeReport } from '../store/durableStore';
 import type { MemoryStore, SqlWriter } from '../store/storeTypes';
 
-/** Soft delete and forget (hard delete) of a memory (issue 5 §1). */
+/** Soft delete and forget (hard delete) of a memory. */
 
 function requireMemory(db: SqlWriter, id: string): { is_deleted: number; agent_id: string } {
   const row = db.get<{ is_deleted: number; agent_id: string }>('SELECT is_deleted, agent_id FROM memories WHERE id = ?', [id]);
@@ -57,7 +57,7 @@ export function forgetMemoryInTransaction(db: SqlWriter, id: string, clock: Cloc
   const vectorsRemoved = db.run("DELETE FROM embeddings WHERE source_type = 'memory' AND source_id = ?", [id]).changes;
   const hintsRemoved = db.run('DELETE FROM memory_hints WHERE memory_id = ?', [id]).changes;
   const jobsRemoved = db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [id]).changes;
-  if (db.hasTable('session_memories')) db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
+  db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
   db.run('DELETE FROM memories WHERE id = ?', [id]);
   return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
 }

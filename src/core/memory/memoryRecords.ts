@@ -1,6 +1,6 @@
 /**
  * The memory row primitives the remember() pipeline builds on: normalisation and hashing
- * (signet-spec §2.1), insert with dedup (source id first, then content hash; spec §2.2 step 5),
+ *, insert with dedup (source id first, then content hash),
  * and typed reads.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -70,7 +70,7 @@ export function storageContent(content: string): string {
   return content.replace(/\r\n?/g, '\n').trim();
 }
 
-/** Lowercase, whitespace collapsed, trailing punctuation stripped (spec §2.1). */
+/** Lowercase, whitespace collapsed, trailing punctuation stripped. */
 export function normalizeContent(content: string): string {
   return storageContent(content).toLowerCase().replace(/\s+/g, ' ').replace(/[.,!?;:]+$/, '').trim();
 }

@@ -17,7 +17,7 @@ import { redactSecrets } from './redaction';
 import { assertStorableText } from './textValidation';
 
 /**
- * remember(): the write path (issue 5 §1; signet-spec §2.1–2.2). Secrets are redacted first, so
+ * remember(): the write path. Secrets are redacted first, so
  * nothing derived from a secret (text, hash, vector, prompt) is ever stored; then dedup by source
  * id, idempotency key and content hash, in that order; long content is chunked; new memories get
  * their embed / extract / hints jobs in the same transaction.
@@ -170,7 +170,7 @@ export function rememberInTransaction(db: SqlWriter, given: RememberInput, deps:
   return { id: ids[0] as string, duplicate: false, dedupedBy: null, chunkIds: ids, redacted: redactedRules };
 }
 
-/** Chunks share one chunk_group entity, each linked with mention_text 'chunk' and confidence 1 (spec §2.2). */
+/** Chunks share one chunk_group entity, each linked with mention_text 'chunk' and confidence 1. */
 function linkChunkGroup(db: SqlWriter, deps: RememberDeps, ids: readonly string[], agentId: string | undefined): void {
   const ctx = graphContext({ actor: 'remember', reason: 'chunked memory', clock: deps.clock, agentId: agentId ?? 'default', newId: deps.newId ?? randomUUID });
   const name = `chunks of ${ids[0] as string}`;

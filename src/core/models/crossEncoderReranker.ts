@@ -1,5 +1,5 @@
 /**
- * Cross-encoder reranker (seed 001): a sequence-classification model scores (query, candidate)
+ * Cross-encoder reranker: a sequence-classification model scores (query, candidate)
  * pairs through transformers.js. Only the head is scored (rerankTopN, default 6) within a timeout
  * (default 1,500 ms); every failure — no model, timeout, bad output, count mismatch, throw — makes
  * rerank() return the original order. Scores are mapped back by index into the head, never by the

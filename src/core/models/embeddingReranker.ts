@@ -1,5 +1,5 @@
 /**
- * Embedding reranker (seed 000): blended = 0.7 × original score + 0.3 × cosine(query, candidate)
+ * Embedding reranker: blended = 0.7 × original score + 0.3 × cosine(query, candidate)
  * using cached candidate vectors; a candidate without a cached vector keeps its score; the head is
  * sorted by blended score, descending (stable for ties). No model call, deterministic.
  */

@@ -1,5 +1,5 @@
 /**
- * Reranking of a ranked candidate list (seed 000, "Optional Reranking"): only the first `topN`
+ * Reranking of a ranked candidate list ("Optional Reranking"): only the first `topN`
  * candidates (the head) go to the provider, the tail is appended untouched; if the provider throws,
  * times out (Promise.race against a timer, cleared afterwards) or returns something unusable, the
  * original order comes back unchanged. No candidate is ever dropped or duplicated: the provider's

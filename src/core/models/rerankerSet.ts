@@ -36,7 +36,7 @@ export class RerankerSet {
 
   constructor(private readonly config: ModelConfig, private readonly deps: RerankerDeps) {}
 
-  /** Head size and timeout for rerank(): the cross-encoder's own (seed 001) or the generic ones (seed 000). */
+  /** Head size and timeout for rerank(): the cross-encoder's own or the generic ones. */
   options(): RerankOptions {
     return this.config.rerankProvider === 'crossEncoder'
       ? { topN: this.config.crossEncoderTopN, timeoutMs: this.config.crossEncoderTimeoutMs }

@@ -71,14 +71,12 @@ const STALE_WHERE = `m.is_deleted = 0 AND m.content_hash IS NOT NULL
 
 /** Live memories without a vector from `modelId` (oldest first). */
 export function listStaleVectors(db: SqlReader, modelId: string, limit = 1000): StaleMemory[] {
-  if (!db.hasTable('embeddings')) return [];
   return db.all<{ id: string; content: string; content_hash: string }>(
     `SELECT m.id, m.content, m.content_hash FROM memories m WHERE ${STALE_WHERE} ORDER BY m.created_at, m.id LIMIT ?`, [modelId, limit],
   ).map((r) => ({ id: r.id, content: r.content, contentHash: r.content_hash }));
 }
 
 export function countStaleVectors(db: SqlReader, modelId: string): number {
-  if (!db.hasTable('embeddings')) return 0;
   return db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM memories m WHERE ${STALE_WHERE}`, [modelId])?.n ?? 0;
 }
 
@@ -121,7 +119,7 @@ export function upsertMemoryVector(db: SqlWriter, modelId: string, item: MemoryV
 /** Cached vectors of the given memories under `modelId` (for the embedding reranker). */
 export function memoryVectors(db: SqlReader, modelId: string, memoryIds: readonly string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>();
-  if (memoryIds.length === 0 || !db.hasTable('embeddings')) return out;
+  if (memoryIds.length === 0) return out;
   for (let i = 0; i < memoryIds.length; i += 500) {
     const chunk = memoryIds.slice(i, i + 500);
     const rows = db.all<{ id: string; vector: Uint8Array; dimensions: number }>(

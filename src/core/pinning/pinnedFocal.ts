@@ -2,7 +2,7 @@ import type { SqlReader } from '../store/storeTypes';
 import { getPinnedEntities } from './pinning';
 
 /**
- * Pinned entities are priority 0 of focal resolution (seed 003 §1): always unioned with whatever
+ * Pinned entities are priority 0 of focal resolution: always unioned with whatever
  * the project/checkpoint/query chain resolved, never a fallback. `source` stays the non-pinned
  * resolution source.
  */

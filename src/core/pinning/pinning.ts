@@ -3,7 +3,7 @@ import { MemoryError } from '../errors';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
 /**
- * Entity pinning (seed 003 §1): the user's bet that an entity matters before the evidence does.
+ * Entity pinning: the user's bet that an entity matters before the evidence does.
  * Pinned entities are always focal (see pinnedFocal.ts). Scoped by agent_id; idempotent.
  */
 export interface PinnedEntity {
@@ -23,10 +23,6 @@ export interface PinResult {
 
 interface EntityPinRow { id: string; name: string; pinned: number; pinned_at: string | null }
 
-function requireEntities(db: SqlReader): void {
-  if (!db.hasTable('entities')) throw new MemoryError('E_NOT_FOUND', 'There is no knowledge graph yet, so there is nothing to pin.');
-}
-
 /** Canonical form used to match a name (lowercase, whitespace collapsed; as the graph stores it). */
 export function canonicalEntityName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -34,7 +30,6 @@ export function canonicalEntityName(name: string): string {
 
 /** Finds an entity of the agent by id, exact name or canonical name. */
 export function findEntity(db: SqlReader, agentId: string, idOrName: string): EntityPinRow | undefined {
-  if (!db.hasTable('entities')) return undefined;
   const key = idOrName.trim();
   if (!key) return undefined;
   return db.get<EntityPinRow>('SELECT id, name, pinned, pinned_at FROM entities WHERE agent_id = ? AND id = ?', [agentId, key])
@@ -49,15 +44,13 @@ export interface PinAudit {
 
 const DEFAULT_AUDIT: PinAudit = { actor: 'user', newId: randomUUID };
 
-/** Every pin and unpin is a graph mutation, so it lands in the graph_ops audit log (when present). */
+/** Every pin and unpin is a graph mutation, so it lands in the graph_ops audit log. */
 function auditPin(db: SqlWriter, op: 'pin' | 'unpin', entityId: string, agentId: string, nowIso: string, audit: PinAudit): void {
-  if (!db.hasTable('graph_ops')) return;
   db.run('INSERT INTO graph_ops (id, op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
     [audit.newId(), op, 'entity', entityId, audit.actor, JSON.stringify({ agentId }), nowIso]);
 }
 
 function entityOrThrow(db: SqlReader, agentId: string, idOrName: string): EntityPinRow {
-  requireEntities(db);
   const e = findEntity(db, agentId, idOrName);
   if (!e) throw new MemoryError('E_NOT_FOUND', `No entity named '${idOrName.trim()}' in this memory.`, { entity: idOrName, agentId });
   return e;
@@ -81,9 +74,8 @@ export function unpinEntity(db: SqlWriter, agentId: string, idOrName: string, no
   return { entityId: e.id, name: e.name, pinned: false, pinnedAt: null, changed: true };
 }
 
-/** The agent's pinned entities, newest pin first; [] without the graph tables. */
+/** The agent's pinned entities, newest pin first. */
 export function getPinnedEntities(db: SqlReader, agentId: string): PinnedEntity[] {
-  if (!db.hasTable('entities')) return [];
   return db.all<{ id: string; name: string; pinned_at: string }>(
     "SELECT id, name, pinned_at FROM entities WHERE agent_id = ? AND pinned = 1 AND status = 'active' ORDER BY pinned_at DESC, updated_at DESC, id",
     [agentId],

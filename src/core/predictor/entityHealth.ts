@@ -3,12 +3,10 @@ import { computeEntityHealth, DEFAULT_MIN_COMPARISONS } from './entityHealthCalc
 import type { EntityHealth } from './entityHealthCalc';
 
 /**
- * getEntityHealth (seed 003 §4; signet-spec §2.18): per-entity win rate, margin and trend of the
+ * getEntityHealth: per-entity win rate, margin and trend of the
  * learned ranker against the baseline, from predictor_comparisons rows with a focal entity.
- * Returns [] when the table is absent.
  */
 export function getEntityHealth(db: SqlReader, agentId: string, since?: string, minComparisons = DEFAULT_MIN_COMPARISONS): EntityHealth[] {
-  if (!db.hasTable('predictor_comparisons')) return [];
   const rows = db.all<{ focal_entity_id: string; focal_entity_name: string | null; predictor_won: number; margin: number | null; created_at: string; rowid: number }>(
     `SELECT focal_entity_id, focal_entity_name, predictor_won, margin, created_at, rowid FROM predictor_comparisons
      WHERE agent_id = ? AND focal_entity_id IS NOT NULL AND created_at >= ? ORDER BY focal_entity_id, created_at, rowid`,

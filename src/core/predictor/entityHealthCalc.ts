@@ -1,4 +1,4 @@
-/** Per-entity predictor health from comparison slices (seed 003 §4; signet-spec §2.18). */
+/** Per-entity predictor health from comparison slices. */
 export type HealthTrend = 'improving' | 'stable' | 'declining';
 
 export interface EntityHealth {
@@ -19,7 +19,7 @@ export interface ComparisonOutcome {
   readonly createdAt: string | number;
 }
 
-/** Win-rate change between the halves beyond which the trend is not "stable" (seed 003: 10 %). */
+/** Win-rate change between the halves beyond which the trend is not "stable" (default 10 %). */
 export const TREND_THRESHOLD = 0.1;
 export const DEFAULT_MIN_COMPARISONS = 3;
 

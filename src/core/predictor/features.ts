@@ -1,5 +1,5 @@
 /**
- * Features of a session candidate for the learned ranker (issue 7, item 6). Every feature is
+ * Features of a session candidate for the learned ranker. Every feature is
  * scaled to [0, 1] so the weights stay comparable and training is stable.
  */
 export interface CandidateSignals {
@@ -20,7 +20,7 @@ export interface CandidateSignals {
 export const FEATURE_NAMES = ['fusedScore', 'recency', 'accessCount', 'importance', 'aspectWeight', 'pinnedLink', 'pastRelevance'] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
-/** Half-life in days of the recency feature (the 0.95^days session-start decay, spec §2.12). */
+/** Half-life in days of the recency feature (the 0.95^days session-start decay). */
 export const RECENCY_BASE = 0.95;
 /** Access counts saturate here (log scale). */
 export const ACCESS_SATURATION = 50;

@@ -8,7 +8,6 @@ import type { SqlReader } from '../store/storeTypes';
  */
 export function healthEmptyReason(db: SqlReader, agentId: string, since: string | undefined, minComparisons: number): string {
   const window = since ? ` since ${since}` : '';
-  if (!db.hasTable('predictor_comparisons')) return 'No predictor comparisons yet: they are recorded when a session ends.';
   const all = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM predictor_comparisons WHERE agent_id = ?', [agentId])?.n ?? 0;
   if (all === 0) return `No predictor comparisons for agent "${agentId}" yet: they are recorded when a session with recalled memories ends.`;
   const rows = db.all<{ n: number }>(

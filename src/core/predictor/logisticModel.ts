@@ -2,7 +2,7 @@ import { FEATURE_NAMES } from './features';
 import { MemoryError } from '../errors';
 
 /**
- * A deterministic online logistic regression (issue 7, item 6). Serialisable as JSON; the same
+ * A deterministic online logistic regression. Serialisable as JSON; the same
  * samples in the same order always give the same weights.
  */
 export interface PredictorModel {

@@ -1,5 +1,5 @@
 /**
- * Predictor-vs-baseline comparison of one session's candidates (issue 7, item 6).
+ * Predictor-vs-baseline comparison of one session's candidates.
  *
  * Metric: the mean reciprocal rank of the candidates that paid off (each paid-off candidate
  * contributes 1/rank, averaged). The predictor wins a comparison when its metric is strictly

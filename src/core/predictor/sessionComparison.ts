@@ -9,7 +9,7 @@ import { compareSession } from './rankingComparison';
 import type { RankedCandidate } from './rankingComparison';
 
 /**
- * Session-end step of the learned ranker (issue 7, item 6): compare the current model's ranking of
+ * Session-end step of the learned ranker: compare the current model's ranking of
  * the session's candidates with the baseline (effective score) ranking, write the whole-session
  * and per-entity comparison rows, then train the model on the session's outcomes. The comparison
  * uses the model as it was before this session's outcomes were known.
@@ -38,7 +38,6 @@ export function runPredictorComparison(db: SqlWriter, options: {
   newId: () => string;
 }): PredictorSessionResult {
   const none: PredictorSessionResult = { candidates: 0, paidOff: 0, comparisons: 0, won: undefined, margin: undefined, sessionsTrained: 0 };
-  if (!db.hasTable('session_memories') || !db.hasTable('predictor_comparisons')) return none;
   const rows = db.all<SessionRow>(
     'SELECT memory_id, effective_score, final_score, rank, fts_hit_count, relevance_score, was_injected FROM session_memories WHERE session_key = ? AND agent_id = ? ORDER BY rank, memory_id',
     [options.sessionKey, options.agentId]);
@@ -75,10 +74,8 @@ export function runPredictorComparison(db: SqlWriter, options: {
   const ftsOverlap = injected.length ? injected.filter((c) => c.fts > 0).length / injected.length : null;
   const relevance = JSON.stringify(Object.fromEntries(rows.filter((r) => r.relevance_score !== null).map((r) => [r.memory_id, r.relevance_score])));
   const names = new Map<string, string>();
-  if (db.hasTable('entities')) {
-    for (const s of slices) {
-      if (s.entityId && !names.has(s.entityId)) names.set(s.entityId, db.get<{ name: string }>('SELECT name FROM entities WHERE id = ?', [s.entityId])?.name ?? s.entityId);
-    }
+  for (const s of slices) {
+    if (s.entityId && !names.has(s.entityId)) names.set(s.entityId, db.get<{ name: string }>('SELECT name FROM entities WHERE id = ?', [s.entityId])?.name ?? s.entityId);
   }
   const nowIso = new Date(options.nowMs).toISOString();
   for (const s of slices) {

@@ -1,5 +1,5 @@
 /**
- * Structured currentness (seed 000, signet-spec §2.13). A memory whose structured attributes were
+ * Structured currentness. A memory whose structured attributes were
  * superseded is down-weighted (only superseded × onlySuperseded; some superseded × someSuperseded;
  * only active × onlyActive) and annotated with a note naming what superseded it. A memory replaced
  * as a whole (graph/memorySupersessionWrites.ts: a newer decision about the same subject, a changed

@@ -1,5 +1,5 @@
 /**
- * Post-fusion dampening (seed 000, signet-spec §2.11), three independently switchable stages, then
+ * Post-fusion dampening, three independently switchable stages, then
  * a re-sort:
  * 1. gravity: a candidate that arrived by a semantic path (vector or traversal, no lexical or hint
  *    hit) scoring above gravityThreshold whose content shares no query token → × gravityPenalty,
@@ -18,7 +18,7 @@ import { countHits } from './termProbe';
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
 const MONTH = /\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/i;
 
-/** P-th percentile threshold as in signet-spec §2.11: sorted[floor(n · p)] (clamped to the last). */
+/** P-th percentile threshold: sorted[floor(n · p)] (clamped to the last). */
 export function percentileThreshold(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.POSITIVE_INFINITY;
   const sorted = [...values].sort((a, b) => a - b);

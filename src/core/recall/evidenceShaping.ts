@@ -1,5 +1,5 @@
 /**
- * Fusion and structured evidence shaping (issue 6 items 3, 4, 7; signet-spec §2.6 step 9, §2.10).
+ * Fusion and structured evidence shaping (docs/recall-design.md, "Fusion and shaping").
  * Channels are scored separately and combined per candidate:
  *   base  = alpha · semantic + (1 − alpha) · lexical           (bm25 already normalised per query)
  *   hint  lifts by max, never stacks; a hint-only match (no lexical hit, semantic below the anchor)

@@ -1,5 +1,5 @@
 /**
- * Facet coverage pass (signet-spec §2.10 shapeByFacetCoverage): for a query with more than one
+ * Facet coverage pass (docs/recall-design.md, "Stages after fusion"): for a query with more than one
  * facet (significant token), greedily pick the candidate maximising
  *   score + newFacetBonus · (facets it newly covers) − repeatPenalty · (covered facets it repeats)
  * over the head window, so multi-part questions get candidates covering different parts instead

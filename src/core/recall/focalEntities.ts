@@ -1,5 +1,5 @@
 /**
- * Focal entity resolution (seed 003, signet-spec §2.8). Pinned entities are always included (a
+ * Focal entity resolution. Pinned entities are always included (a
  * union, not a fallback); the rest comes from the first source that resolves: checkpoint ids >
  * project path (last two path parts, project entities, by mentions, at most 5) > query tokens
  * (canonical_name LIKE, by mentions, at most 20). With nothing resolved and a session key, the
@@ -23,7 +23,7 @@ export interface FocalOptions {
   readonly sessionKey?: string;
   readonly checkpointEntityIds?: readonly string[];
   readonly queryTokens?: readonly string[];
-  /** Default true; recall passes false (signet-spec §2.6 step 10: no pinned ballast in recall). */
+  /** Default true; recall passes false (no pinned ballast in recall). */
   readonly includePinned?: boolean;
 }
 
@@ -42,7 +42,6 @@ export function projectTokens(project: string): string[] {
 export function resolveFocalEntities(db: SqlReader, opts: FocalOptions): FocalEntityResult {
   const fallbackSource: FocalSource = opts.project !== undefined ? 'project' : 'query';
   try {
-    if (!db.hasTable('entities')) return { entityIds: [], entityNames: [], pinnedEntityIds: [], source: 'query' };
     const pinned = opts.includePinned === false ? [] : db.all<EntityRow>(
       "SELECT id, name FROM entities WHERE pinned = 1 AND status = 'active' ORDER BY pinned_at DESC, updated_at DESC");
     let resolved: EntityRow[] = [];

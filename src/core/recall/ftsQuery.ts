@@ -23,7 +23,7 @@ export function buildMatchExpression(terms: readonly string[], op: 'OR' | 'AND')
 }
 
 /**
- * The non-probing operator (signet-spec §2.6 step 3): three terms or fewer are joined with AND,
+ * The non-probing operator: three terms or fewer are joined with AND,
  * more with OR.
  */
 export function plainOperator(termCount: number): 'OR' | 'AND' {

@@ -1,5 +1,5 @@
 /**
- * Graph-augmented search (seed 000, signet-spec §2.7): query tokens → entities whose canonical_name
+ * Graph-augmented search: query tokens → entities whose canonical_name
  * contains a token (ordered by mentions, at most maxEntities) → one hop through relations in both
  * directions (at most maxNeighbours more) → memories through memory_entity_mentions (at most
  * maxMemories, not deleted). A deadline is checked after each step (what was gathered so far comes
@@ -26,12 +26,13 @@ function likeEscape(s: string): string {
 
 /**
  * Entities whose canonical name contains one of `tokens` as a word (entities_fts, quoted terms),
- * most mentioned first; without the FTS table, a substring LIKE on canonical_name.
+ * most mentioned first; when the tokens make no FTS match expression, a substring LIKE on
+ * canonical_name.
  */
 export function entitiesForTokens(db: SqlReader, tokens: readonly string[], limit: number): string[] {
   if (tokens.length === 0) return [];
   const match = buildMatchExpression(tokens, 'OR');
-  if (db.hasTable('entities_fts') && match) {
+  if (match) {
     return db.all<{ id: string }>(
       `SELECT e.id AS id FROM entities_fts f JOIN entities e ON e.rowid = f.rowid
         WHERE entities_fts MATCH ? AND e.status = 'active' ORDER BY e.mentions DESC, e.id LIMIT ?`, [`canonical_name : (${match})`, limit]).map((r) => r.id);
@@ -73,7 +74,7 @@ export function getGraphBoostIds(db: SqlReader, query: string, cfg: SearchConfig
   try {
     const deadline = now() + cfg.timeoutMs;
     const tokens = graphTokens(query).filter((t) => !exclude.has(t));
-    if (tokens.length === 0 || !db.hasTable('entities') || !db.hasTable('memory_entity_mentions')) return EMPTY();
+    if (tokens.length === 0) return EMPTY();
     const hits = entitiesForTokens(db, tokens, cfg.maxEntities);
     if (hits.length === 0) return EMPTY();
     if (now() > deadline) return { memoryIds: new Set(), weights: new Map(), entityIds: hits, timedOut: true };
@@ -85,7 +86,7 @@ export function getGraphBoostIds(db: SqlReader, query: string, cfg: SearchConfig
        ) WHERE id NOT IN (${ph}) LIMIT ?`, [...hits, ...hits, ...hits, cfg.maxNeighbours]).map((r) => r.id);
     const entityIds = [...hits, ...neighbours];
     if (now() > deadline) return { memoryIds: new Set(), weights: new Map(), entityIds, timedOut: true };
-    // Entity weight: flat 1 (seed 000), or specificity × centrality to the query (neighbours: half
+    // Entity weight: flat 1, or specificity × centrality to the query (neighbours: half
     // their specificity), so a speaker or a store-wide hub adds next to nothing.
     const weightOf = new Map<string, number>();
     if (cfg.specificity) {

@@ -1,6 +1,6 @@
 /**
- * The lexical arm and the hints arm over FTS5 (issue 6 items 1 and 3).
- * Probing (seed 001): candidates come from one OR query over the Latin terms (bm25 over
+ * The lexical arm and the hints arm over FTS5.
+ * Probing: candidates come from one OR query over the Latin terms (bm25 over
  * memories_fts) plus, for CJK terms, an instr() probe over live memories (unicode61 keeps a CJK run
  * as one token, so FTS cannot find a CJK word inside a sentence; see bench/recall.ts for its cost).
  * Each candidate's hits are counted over all terms, the hit rule filters (majority up to
@@ -46,22 +46,15 @@ function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: numb
 function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] {
   if (cjkTerms.length === 0) return [];
   const f = filterClause(filter);
-  if (db.hasTable('memories_cjk')) {
-    // memories_cjk (migration 21) holds only CJK-bearing memories: the instr() scan covers those,
-    // and only rows with a hit are joined to memories for the filter.
-    const hitSql = cjkTerms.map(() => '(instr(c.content, ?) > 0)').join(' + ');
-    return db.all<RawRow>(
-      `SELECT m.id AS id, m.content AS content, 0 AS rank
-         FROM (SELECT memory_rowid, hits FROM (SELECT c.memory_rowid AS memory_rowid, (${hitSql}) AS hits FROM memories_cjk c) WHERE hits > 0) h
-         JOIN memories m ON m.rowid = h.memory_rowid
-        WHERE ${f.sql}
-        ORDER BY h.hits DESC, m.created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
-  }
-  const hitSql = cjkTerms.map(() => '(instr(m.content, ?) > 0)').join(' + ');
+  // memories_cjk (migration 21) holds only CJK-bearing memories: the instr() scan covers those,
+  // and only rows with a hit are joined to memories for the filter.
+  const hitSql = cjkTerms.map(() => '(instr(c.content, ?) > 0)').join(' + ');
   return db.all<RawRow>(
-    `SELECT id, content, 0 AS rank FROM (
-       SELECT m.id AS id, m.content AS content, (${hitSql}) AS hits, m.created_at AS created_at FROM memories m WHERE ${f.sql}
-     ) WHERE hits > 0 ORDER BY hits DESC, created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
+    `SELECT m.id AS id, m.content AS content, 0 AS rank
+       FROM (SELECT memory_rowid, hits FROM (SELECT c.memory_rowid AS memory_rowid, (${hitSql}) AS hits FROM memories_cjk c) WHERE hits > 0) h
+       JOIN memories m ON m.rowid = h.memory_rowid
+      WHERE ${f.sql}
+      ORDER BY h.hits DESC, m.created_at DESC LIMIT ?`, [...cjkTerms as SqlValue[], ...f.params, limit]);
 }
 
 /**
@@ -69,7 +62,7 @@ function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilte
  * memories, counted by memories_fts_vocab, migration 22) are left to the hit count.
  */
 function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: SearchConfig): string[] {
-  if (latin.length < 2 || cfg.lexical.commonTermFraction >= 1 || !db.hasTable('memories_fts_vocab')) return [...latin];
+  if (latin.length < 2 || cfg.lexical.commonTermFraction >= 1) return [...latin];
   const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
   if (total <= cfg.lexical.commonTermMinDocs) return [...latin];
   const docs = new Map<string, number>();
@@ -87,7 +80,7 @@ export function termWeights(db: SqlReader, terms: readonly string[]): Map<string
   const out = new Map<string, number>();
   for (const t of terms) out.set(t, 1);
   const latin = terms.filter((t) => !hasCjk(t));
-  if (latin.length === 0 || !db.hasTable('memories_fts_vocab')) return out;
+  if (latin.length === 0) return out;
   const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
   if (total < 2) return out;
   for (const t of latin) {
@@ -145,7 +138,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
  */
 export function hintSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig): Map<string, number> {
   const out = new Map<string, number>();
-  if (terms.length === 0 || !db.hasTable('memory_hints_fts')) return out;
+  if (terms.length === 0) return out;
   const match = buildMatchExpression(terms.filter((t) => !hasCjk(t)), 'OR');
   if (!match) return out;
   const f = filterClause(filter);

@@ -1,5 +1,5 @@
 /**
- * Over-fetch (seed 001): retrieval width = render width × overFetch (default 1 = the plain
+ * Over-fetch: retrieval width = render width × overFetch (default 1 = the plain
  * behaviour). A filter hook (for example "already visible in this chat") runs on the wider pool
  * before slicing back to the render width, so a filtered turn still gets results.
  */

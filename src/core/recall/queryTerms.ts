@@ -1,5 +1,5 @@
 /**
- * Query text → terms. Seed 001 term probing: split on punctuation and whitespace, strip question
+ * Query text → terms. Term probing (docs/recall-design.md, "Term probing"): split on punctuation and whitespace, strip question
  * shells (English "what is", "how do I", ...; Chinese 好了吗, 是多少, 吗, 呢, ...), drop stop words.
  * Nothing here touches SQL; ftsQuery.ts turns terms into a safe MATCH expression.
  */
@@ -19,7 +19,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   '的', '了', '是', '在', '和', '我', '我们', '你', '他', '她', '它', '这', '那', '什么', '怎么', '如何', '吗', '呢', '吧', '啊',
 ]);
 
-/** English question shells at the start of a query, longest first (seed 001 "question shells"). */
+/** English question shells at the start of a query, longest first. */
 const EN_SHELLS: readonly string[] = [
   'can you tell me', 'could you tell me', 'do you know', 'do you remember', 'remind me', 'tell me',
   'what do we use for', 'what do we use', 'what did we decide about', 'what did we decide', 'what was decided about',
@@ -100,7 +100,7 @@ export function queryTerms(query: string, maxTerms: number): string[] {
   return out.slice(0, maxTerms);
 }
 
-/** Query tokens for dampening and facets: lowercase runs of 2+, not stop words (signet-spec §2.11). */
+/** Query tokens for dampening and facets: lowercase runs of 2+, not stop words. */
 export function significantTokens(text: string): string[] {
   const out: string[] = [];
   for (const run of wordRuns(text)) if (run.length >= 2 && !STOP_WORDS.has(run) && !out.includes(run)) out.push(run);
@@ -108,7 +108,7 @@ export function significantTokens(text: string): string[] {
 }
 
 /**
- * Graph-boost tokens: runs of 2+ alphanumerics, lowercased (seed 000), minus stop words so that
+ * Graph-boost tokens: runs of 2+ alphanumerics, lowercased, minus stop words so that
  * "is" or "the" never LIKE-match half the entity table.
  */
 export function graphTokens(text: string): string[] {

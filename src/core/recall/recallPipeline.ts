@@ -12,7 +12,7 @@ import { shapeScore } from './evidenceShaping';
 import { shapeByFacetCoverage } from './facetCoverage';
 import { projectTokens, resolveFocalEntities } from './focalEntities';
 import { getGraphBoostIds, specificEntities } from './graphBoost';
-import { loadAttributeStates, loadHubInput } from './graphContext';
+import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
 import { hintSearch, lexicalSearch, termWeights } from './lexicalArm';
 import type { LexicalHit } from './lexicalArm';
 import { selectResults } from './overFetch';
@@ -113,7 +113,7 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   const g0 = performance.now();
   const graph = store.read((db) => {
     const focal = cfg.traversal.enabled
-      // Recall resolves focal entities from the query (signet-spec §2.6 step 10), not the project:
+      // Recall resolves focal entities from the query, not the project:
       // the project entity is a hub linked to every memory of the project.
       ? resolveFocalEntities(db, { queryTokens: terms, includePinned: cfg.traversal.includePinned, ...(req.checkpointEntityIds ? { checkpointEntityIds: req.checkpointEntityIds } : {}), ...(req.session !== undefined ? { sessionKey: req.session } : {}) })
       : undefined;

@@ -25,11 +25,11 @@ export interface RecallRequest {
   readonly until?: string;
   /** One arm alone (evaluation and debugging). */
   readonly only?: RecallOnly;
-  /** Retrieval width multiplier (seed 001), default config.overFetch. */
+  /** Retrieval width multiplier, default config.overFetch. */
   readonly overFetch?: number;
   /** Drops candidates before slicing to the render width (e.g. "already visible in this chat"). */
   readonly filter?: RecallFilter;
-  /** Checkpoint entity ids for focal resolution (seed 003). */
+  /** Checkpoint entity ids for focal resolution. */
   readonly checkpointEntityIds?: readonly string[];
   /** Whether the results go into a prompt (session_memories.was_injected). */
   readonly injected?: boolean;

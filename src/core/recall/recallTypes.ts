@@ -3,7 +3,7 @@
  * current score and an explain record every stage appends to ("why was this recalled").
  */
 
-/** Channel scores, each in [0, 1] (structured evidence shaping, signet-spec §2.10). */
+/** Channel scores, each in [0, 1] (structured evidence shaping). */
 export interface ChannelScores {
   /** Lexical arm: probed bm25 (termProbe.ts). */
   lexical: number;
@@ -64,7 +64,7 @@ export interface Candidate {
   currentness?: Currentness;
 }
 
-/** What recall returns (issue 6: {id, sourceId, content, score, type, createdAt, explain?}). */
+/** What recall returns ({id, sourceId, content, score, type, createdAt, explain?}). */
 export interface RecallResult {
   readonly id: string;
   readonly sourceId: string | null;

@@ -1,8 +1,8 @@
 /**
- * Rerank of the head (issue 6 item 12) through the models module's rerank(): only the first topN
+ * Rerank of the head through the models module's rerank(): only the first topN
  * candidates go to the provider, the tail is appended untouched, a timeout or throw keeps the
  * original order, nothing is dropped. The default provider is the embedding reranker
- * (0.7 × score + 0.3 × cosine over cached vectors, seed 000). Score changes land in explain.
+ * (0.7 × score + 0.3 × cosine over cached vectors). Score changes land in explain.
  */
 import type { SearchConfig } from '../config/searchConfig';
 import { rerank } from '../models/rerank';

@@ -1,10 +1,10 @@
 /**
  * Time-based signals.
- * - Temporal freshness prior (seed 000): only for queries with an explicit freshness word
+ * - Temporal freshness prior: only for queries with an explicit freshness word
  *   (current, latest, recent, today, this week, this month; bare "now" does not count), a bounded
  *   created_at boost score × (1 + maxBoost · 0.5^(ageDays/halfLifeDays)), age counted from the
  *   newest candidate. Callers with since/until bounds are unchanged.
- * - Recency tie-breaker (seed 001): score + maxBonus · rankStep · 0.5^(ageDays/30). The bonus is
+ * - Recency tie-breaker: score + maxBonus · rankStep · 0.5^(ageDays/30). The bonus is
  *   below one fusion rank step, so it only reorders near-ties and never overturns a clear gap.
  */
 import type { SearchConfig } from '../config/searchConfig';

@@ -1,5 +1,5 @@
 /**
- * Seed 001 term probing, the pure part: which terms a candidate hits, the majority-hit rule and the
+ * Term probing (docs/recall-design.md, "Term probing"), the pure part: which terms a candidate hits, the majority-hit rule and the
  * lexical channel score. Latin terms hit whole tokens after Porter stemming (as memories_fts,
  * 'porter unicode61' since migration 23, matches them); CJK terms hit substrings (unicode61 keeps
  * a CJK run as one token, so a CJK term is probed with instr()).
@@ -53,7 +53,7 @@ export function countHits(terms: readonly string[], content: string): number {
 }
 
 /**
- * bm25 normalised per query (signet-spec §2.6 step 4): |raw| / max |raw| over the batch, so the
+ * bm25 normalised per query: |raw| / max |raw| over the batch, so the
  * best match is 1. FTS5 bm25() is negative, lower is better. An empty or all-zero batch gives 0s.
  */
 export function normaliseBm25(raw: readonly number[]): number[] {

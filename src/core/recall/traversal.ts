@@ -1,5 +1,5 @@
 /**
- * Knowledge-graph traversal over focal entities (seed 003, signet-spec §2.9) feeding the traversal
+ * Knowledge-graph traversal over focal entities feeding the traversal
  * channel. Phase 1 walks the focal entities' constraints (always), aspects (by weight, at most
  * maxAspectsPerEntity each), their active attributes (by importance, at most maxAttributesPerAspect
  * per aspect) and, while the memory budget (maxPaths) lasts, memories that mention the entity.
@@ -73,7 +73,7 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
 
 export function traverseKnowledgeGraph(db: SqlReader, focalIds: readonly string[], cfg: SearchConfig['traversal'], now: () => number = Date.now): TraversalResult {
   const acc: TraversalResult = { memoryScores: new Map(), constraintMemoryIds: new Set(), entityCount: focalIds.length, timedOut: false };
-  if (focalIds.length === 0 || !db.hasTable('entity_attributes')) return acc;
+  if (focalIds.length === 0) return acc;
   const deadline = now() + cfg.timeoutMs;
   try {
     collect(db, focalIds, cfg, acc);

@@ -25,7 +25,6 @@ export class VectorIndex {
   get vectors(): VectorMatrix { return this.matrix; }
 
   sync(db: SqlReader): void {
-    if (!db.hasTable('embeddings')) return;
     // Change detection over the whole table: MAX(rowid) is O(1) and COUNT(*) walks the smallest
     // index, never the vector pages (a filtered count would read every 2 KB blob row).
     const stat = db.get<{ n: number; mx: number | null }>('SELECT COUNT(*) AS n, MAX(rowid) AS mx FROM embeddings');

@@ -2,7 +2,7 @@ import { clamp01 } from './continuityScore';
 import type { ContinuityResult, InjectedMemory } from './continuityScore';
 
 /**
- * The deterministic no-LLM continuity proxy (issue 7, item 2).
+ * The deterministic no-LLM continuity proxy.
  *
  * A memory's relevance is the share of its distinct content words (3+ letters/digits, not stop
  * words) that occur in the transcript. The session score is the mean relevance of the injected

@@ -22,7 +22,7 @@ export interface InjectedMemory {
   readonly score: number;
 }
 
-/** Length of the id prefix the LLM sees and answers with (seed 000). */
+/** Length of the id prefix the LLM sees and answers with. */
 export const ID_PREFIX_LENGTH = 8;
 const PREVIEW_CHARS = 120;
 const SUMMARY_CHARS = 2_000;
@@ -37,7 +37,7 @@ function numberOr(v: unknown, def: number): number {
   return def;
 }
 
-/** The prompt of signet-spec §2.20 step 2. */
+/** The continuity-scoring prompt. */
 export function buildContinuityPrompt(injected: readonly InjectedMemory[], summary: string, transcript: string, transcriptChars: number): string {
   const lines = injected.map((m) => `- [${m.id.slice(0, ID_PREFIX_LENGTH)}] (score=${m.score.toFixed(2)}) ${m.content.replace(/\s+/g, ' ').slice(0, PREVIEW_CHARS)}`);
   return [
@@ -58,7 +58,7 @@ export function buildContinuityPrompt(injected: readonly InjectedMemory[], summa
 }
 
 /**
- * Parses the scorer's answer (seed 000 "Continuity Scoring"): fences and <think> blocks stripped,
+ * Parses the scorer's answer: fences and <think> blocks stripped,
  * missing optional fields default to zero/empty, scores clamped to [0, 1], per-memory prefixes
  * mapped back to full ids (unknown prefixes skipped). Undefined when there is no numeric score.
  */

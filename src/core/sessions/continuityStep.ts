@@ -7,9 +7,8 @@ import type { ContinuityResult, InjectedMemory } from './continuityScore';
 import { proxyContinuity } from './continuityProxy';
 import { userMessage } from '../errors';
 
-/** Injected memories of a session, by rank (signet-spec §2.20 step 1). */
+/** Injected memories of a session, by rank. */
 export function loadInjectedMemories(db: SqlReader, sessionKey: string, agentId: string, limit: number): InjectedMemory[] {
-  if (!db.hasTable('session_memories')) return [];
   return db.all<{ id: string; content: string; score: number }>(
     `SELECT m.id AS id, m.content AS content, COALESCE(sm.final_score, 0) AS score FROM session_memories sm JOIN memories m ON m.id = sm.memory_id
      WHERE sm.session_key = ? AND sm.agent_id = ? AND sm.was_injected = 1 ORDER BY sm.rank, sm.memory_id LIMIT ?`,

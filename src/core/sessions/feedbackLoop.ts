@@ -17,8 +17,7 @@ import { processFeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
-import { HintsWorker } from '../hints/hintsWorker';
-import { localLeaseOwner } from '../jobs/leaseOwner';
+import { HintsJobs } from '../hints/hintsJobHandler';
 import { createMaintenanceRegistry } from '../maintenance/maintenanceTasks';
 import type { MaintenanceTask } from '../maintenance/maintenanceTypes';
 import { compactStoreTask, duplicatesTask, isCompactable, reembedTask } from '../maintenance/moduleTasks';
@@ -32,7 +31,7 @@ import { SessionService } from './sessionService';
 
 /**
  * One call that wires the feedback loop for a host (extension window, CLI): sessions, the hints
- * worker and maintenance, from user settings (each clamped by its resolve*Config).
+ * jobs and maintenance, from user settings (each clamped by its resolve*Config).
  */
 export interface FeedbackLoopSettings {
   readonly session?: Partial<SessionConfig>;
@@ -50,7 +49,8 @@ export interface FeedbackLoopSettings {
 export interface FeedbackLoop {
   readonly sessions: SessionService;
   readonly maintenance: MaintenanceService;
-  readonly hints: HintsWorker;
+  /** Hints jobs' handler for the host's JobWorker and their status. */
+  readonly hints: HintsJobs;
   readonly telemetry: FeedbackTelemetry;
   readonly config: { readonly session: SessionConfig; readonly feedback: FeedbackConfig; readonly hints: HintsConfig; readonly maintenance: MaintenanceConfig };
 }
@@ -92,6 +92,5 @@ export function createFeedbackLoop(host: {
   if (isCompactable(host.store)) moduleTasks.push(compactStoreTask(host.store));
   const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId, ...(settings.aliases ? { aliases: settings.aliases } : {}) }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
-  const worker = new HintsWorker({ store: host.store, llm: host.llm, config: hints, jobs, clock: host.clock, logger: host.logger, owner: localLeaseOwner('hints'), newId });
-  return { sessions, maintenance: maintenanceService, hints: worker, telemetry, config: { session, feedback, hints, maintenance } };
+  return { sessions, maintenance: maintenanceService, hints: new HintsJobs({ config: hints, llm: host.llm, newId }), telemetry, config: { session, feedback, hints, maintenance } };
 }

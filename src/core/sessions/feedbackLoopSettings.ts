@@ -9,7 +9,7 @@ export const FEEDBACK_LOOP_SETTING_KEYS = [
   'feedback.enabled', 'feedback.ftsWeightDelta', 'feedback.minAspectWeight', 'feedback.maxAspectWeight', 'feedback.decayEnabled',
   'feedback.decayRate', 'feedback.staleDays', 'feedback.decayIntervalSessions', 'feedback.predictorEnabled', 'feedback.predictorMinSessions',
   'sessions.idleTimeoutMinutes', 'sessions.maxInjectTokens',
-  'hints.enabled', 'hints.max', 'hints.timeoutSeconds', 'hints.pollSeconds',
+  'hints.enabled', 'hints.max', 'hints.timeoutSeconds',
   'maintenance.scheduleEnabled', 'maintenance.intervalHours',
 ] as const;
 
@@ -37,7 +37,7 @@ export function feedbackLoopSettingsFrom(get: Getter, graphEnabled = true): Feed
       ['predictorEnabled', get('feedback.predictorEnabled')], ['predictorMinSessions', get('feedback.predictorMinSessions')],
     ]),
     session: pick([['idleTimeoutMs', scaled(get('sessions.idleTimeoutMinutes'), MINUTE)], ['maxInjectTokens', get('sessions.maxInjectTokens')]]),
-    hints: pick([['enabled', get('hints.enabled')], ['max', get('hints.max')], ['timeoutMs', scaled(get('hints.timeoutSeconds'), SECOND)], ['pollMs', scaled(get('hints.pollSeconds'), SECOND)]]),
+    hints: pick([['enabled', get('hints.enabled')], ['max', get('hints.max')], ['timeoutMs', scaled(get('hints.timeoutSeconds'), SECOND)]]),
     maintenance: pick([['scheduleEnabled', get('maintenance.scheduleEnabled')], ['intervalMs', scaled(get('maintenance.intervalHours'), HOUR)]]),
   };
 }

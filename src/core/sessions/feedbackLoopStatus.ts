@@ -1,15 +1,15 @@
 import type { FeedbackTelemetrySnapshot } from '../feedback/feedbackTelemetry';
 import { knowledgeStats } from '../feedback/knowledgeStats';
 import type { FeedbackKnowledgeStats } from '../feedback/knowledgeStats';
-import type { HintsWorkerStatus } from '../hints/hintsWorker';
+import type { HintsStatus } from '../hints/hintsJobHandler';
 import { loadPredictorModel, predictorIsLive } from '../predictor/predictorStore';
 import { openSessions } from './sessionRecords';
 import type { FeedbackLoop } from './feedbackLoop';
 
-/** What the status view shows about the feedback loop (issue 7, items 3, 6 and 8). */
+/** What the status view shows about the feedback loop. */
 export interface FeedbackLoopStatus {
   readonly telemetry: FeedbackTelemetrySnapshot;
-  readonly hints: HintsWorkerStatus;
+  readonly hints: HintsStatus;
   readonly predictor: { readonly sessionsTrained: number; readonly live: boolean; readonly minSessions: number; readonly enabled: boolean };
   readonly openSessions: number;
   readonly knowledge: FeedbackKnowledgeStats;

@@ -1,4 +1,4 @@
-/** Cleaning of LLM output shared by the continuity scorer and the hints worker (signet-spec §3.6.3). */
+/** Cleaning of LLM output shared by the continuity scorer and the hints job handler. */
 
 /** Removes `<think>…</think>` blocks (and an unterminated trailing `<think>`). */
 export function stripThinkBlocks(text: string): string {

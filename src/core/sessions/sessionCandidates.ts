@@ -2,7 +2,7 @@ import type { SessionConfig } from '../config/sessionConfig';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
 /**
- * Session-start candidates (signet-spec §2.12, §2.23): recent live memories by effective score
+ * Session-start candidates: recent live memories by effective score
  * (importance × recencyBase^ageDays; pinned memories 1.0), plus memories linked to the focal
  * entities (traversal candidates, score = max active attribute importance, or the memory's
  * importance), capped at the pool limit; the injected ones are chosen within a token budget.
@@ -56,7 +56,7 @@ export function gatherCandidates(db: SqlReader, options: {
     if (score <= config.minEffectiveScore && r.pinned === 0) continue;
     byId.set(r.id, { memoryId: r.id, content: r.content, source: 'effective', effectiveScore: score, predictorScore: undefined, finalScore: score, projectMatch: options.project !== null && r.project === options.project });
   }
-  if (options.focalEntityIds.length && db.hasTable('entity_attributes')) {
+  if (options.focalEntityIds.length) {
     const ph = options.focalEntityIds.map(() => '?').join(', ');
     // unary + keeps the planner on idx_attributes_entity / idx_attributes_memory instead of the unselective status index
     const linked = db.all<MemRow & { attr_importance: number }>(

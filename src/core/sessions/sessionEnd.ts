@@ -18,7 +18,7 @@ import type { ContinuityResult } from './continuityScore';
 import { getSession, loadTranscript, markEnded, setEndStep } from './sessionRecords';
 
 /**
- * Session-end processing (issue 7, item 1), in resumable steps; sessions.end_step records the last
+ * Session-end processing, in resumable steps; sessions.end_step records the last
  * one completed, so a window that closes half-way resumes where it stopped:
  *   capture → continuity → feedback → predictor → hints → done.
  */
@@ -101,7 +101,7 @@ export async function finishSessionEnd(sessionKey: string, deps: SessionEndDeps)
     await store.write('session-end', (db) => setEndStep(db, sessionKey, 'capture', iso(), summary));
   } else {
     // resumed after capture: the captured memories carry the session key
-    memoryIds = store.read((db) => db.hasTable('memories') ? db.all<{ id: string }>('SELECT id FROM memories WHERE session_key = ? AND is_deleted = 0 ORDER BY id', [sessionKey]).map((r) => r.id) : []);
+    memoryIds = store.read((db) => db.all<{ id: string }>('SELECT id FROM memories WHERE session_key = ? AND is_deleted = 0 ORDER BY id', [sessionKey]).map((r) => r.id));
   }
   let continuity: SessionEndReport['continuity'];
   if (done < stepIndex('continuity')) {

@@ -51,7 +51,6 @@ export function validateSessionKey(key: string, redaction: RedactionConfig = DEF
 }
 
 export function getSession(db: SqlReader, sessionKey: string): SessionRow | undefined {
-  if (!db.hasTable('sessions')) return undefined;
   return db.get<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_key = ?`, [sessionKey]);
 }
 
@@ -64,7 +63,6 @@ export function insertSession(db: SqlWriter, s: { sessionKey: string; agentId: s
 
 /** Sessions of the agent that are still active or half-ended, oldest first. */
 export function openSessions(db: SqlReader, agentId: string): SessionRow[] {
-  if (!db.hasTable('sessions')) return [];
   return db.all<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE agent_id = ? AND status IN ('active', 'ending') ORDER BY started_at, session_key`, [agentId]);
 }
 
@@ -98,7 +96,6 @@ export function appendTurns(db: SqlWriter, sessionKey: string, turns: readonly {
 
 /** The transcript as "User: …" / "Assistant: …" lines (the shape the summary contracts expect), capped from the end. */
 export function loadTranscript(db: SqlReader, sessionKey: string, maxChars: number): string {
-  if (!db.hasTable('session_turns')) return '';
   const turns = db.all<{ role: string; text: string }>('SELECT role, text FROM session_turns WHERE session_key = ? ORDER BY seq', [sessionKey]);
   const text = turns.map((t) => `${t.role === 'user' ? 'User' : t.role === 'assistant' ? 'Assistant' : 'Tool'}: ${t.text}`).join('\n');
   return text.length > maxChars ? text.slice(text.length - maxChars) : text;

@@ -24,7 +24,7 @@ import { buildSessionStart } from './sessionStart';
 import type { FocalResolver, InjectedCandidate } from './sessionStart';
 
 /**
- * The session lifecycle the extension and the CLI drive (issue 7, item 1):
+ * The session lifecycle the extension and the CLI drive:
  * start → turn* → end (explicit, idle timeout, superseded by a new session, or shutdown), with
  * session-end processing resumable across windows (sessions.status 'ending' + end_step).
  */

@@ -50,7 +50,7 @@ export async function buildSessionStart(deps: StartDeps, req: { sessionKey: stri
     return { injected: rows.map((r) => ({ id: r.id, content: r.content, score: r.score, source: r.source })), candidateCount: rows[0]?.n ?? 0, focal, predictorLive: false };
   }
   const { ordered, live } = store.read((db) => {
-    let cands = db.hasTable('memories') ? gatherCandidates(db, { agentId, project: req.project, focalEntityIds: focal.entityIds, pinnedEntityIds: focal.pinnedEntityIds, nowMs, config: deps.session }) : [];
+    let cands = gatherCandidates(db, { agentId, project: req.project, focalEntityIds: focal.entityIds, pinnedEntityIds: focal.pinnedEntityIds, nowMs, config: deps.session });
     const model = loadPredictorModel(db, agentId);
     const isLive = predictorIsLive(model, deps.feedback) && cands.length > 0;
     if (isLive) {
@@ -68,13 +68,13 @@ export async function buildSessionStart(deps: StartDeps, req: { sessionKey: stri
   const injectedIds = selectWithinBudget(ordered, deps.session.maxInjectTokens);
   await store.write('session-start', (db) => {
     insertSession(db, { sessionKey: req.sessionKey, agentId, project: req.project, harness: req.harness, nowIso, focalEntityIds: focal.entityIds });
-    if (db.hasTable('session_memories')) recordSessionCandidates(db, { sessionKey: req.sessionKey, agentId, ordered, injected: injectedIds, nowIso, newId: deps.newId });
+    recordSessionCandidates(db, { sessionKey: req.sessionKey, agentId, ordered, injected: injectedIds, nowIso, newId: deps.newId });
   });
   const injected = ordered.filter((c) => injectedIds.has(c.memoryId)).map((c) => ({ id: c.memoryId, content: c.content, score: c.finalScore, source: c.source }));
   return { injected, candidateCount: ordered.length, focal, predictorLive: live };
 }
 
-/** The injected block for a prompt (signet-spec §3.2 step 6.9 shape). */
+/** The injected block for a prompt. */
 export function formatInjection(injected: readonly InjectedCandidate[]): string {
   if (!injected.length) return '';
   return [`## Relevant Memories (auto-loaded | scored by importance x recency | ${injected.length} results)`, ...injected.map((m) => `- ${m.content.replace(/\s+/g, ' ').trim()}`)].join('\n');

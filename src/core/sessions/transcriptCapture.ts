@@ -6,7 +6,7 @@ import type { MemoryStore } from '../store/storeTypes';
 import { heuristicSummary } from './sessionEnd';
 import type { SessionCapture } from './sessionEnd';
 
-/** Session facts are capped at this importance (signet-spec §3.5 "Fact insert"). */
+/** Session facts are capped at this importance. */
 export const SESSION_FACT_MAX_IMPORTANCE = 0.5;
 
 /**

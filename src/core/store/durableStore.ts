@@ -171,7 +171,7 @@ export class DurableStore implements DurableMemoryStore {
     this.assertOpen();
     const started = Date.now();
     // Journaled like any write, so every replica's FTS index drops the deleted entries too.
-    await this.write('store.purge', (w) => { for (const { index } of FTS_INDEXES) if (w.hasTable(index)) w.run(`INSERT INTO ${index}(${index}) VALUES ('optimize')`); });
+    await this.write('store.purge', (w) => { for (const { index } of FTS_INDEXES) w.run(`INSERT INTO ${index}(${index}) VALUES ('optimize')`); });
     return this.exclusive(async () => {
       await this.p.lock.acquire();
       try {

@@ -1,6 +1,6 @@
 /**
  * The one place that loads the WASM SQLite engine (fts5-sql-bundle: the sql.js API built with
- * FTS5; see shared/reference/sqlite-wasm.md for the measurement that chose it). Nothing else in
+ * FTS5; docs/store.md describes the engine and its figures). Nothing else in
  * the code base imports the engine; everything goes through SqlDatabase.
  */
 import { initSqlJs } from 'fts5-sql-bundle';

@@ -1,7 +1,7 @@
 import type { SqlReader, SqlWriter } from './storeTypes';
 
 /**
- * Store-level maintenance (issue 7, item 9): rebuilding the FTS5 indexes from their content tables
+ * Store-level maintenance: rebuilding the FTS5 indexes from their content tables
  * and a read-only integrity check. Both go through the normal read/write paths, so a rebuild is an
  * ordinary journaled transaction that other processes replay.
  */
@@ -20,7 +20,6 @@ export const FTS_INDEXES: readonly { readonly index: string; readonly content: s
 export function driftedFtsIndexes(db: SqlReader): string[] {
   const drifted: string[] = [];
   for (const { index, content } of FTS_INDEXES) {
-    if (!db.hasTable(index) || !db.hasTable(content)) continue;
     const indexed = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${index}_docsize`)?.n ?? 0;
     const rows = db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${content}`)?.n ?? 0;
     if (indexed !== rows) drifted.push(index);
@@ -28,11 +27,11 @@ export function driftedFtsIndexes(db: SqlReader): string[] {
   return drifted;
 }
 
-/** Rebuilds the named FTS indexes (all present ones by default) from their content tables. */
+/** Rebuilds the named FTS indexes (all by default) from their content tables. */
 export function rebuildFtsIndexes(db: SqlWriter, only?: readonly string[]): string[] {
   const rebuilt: string[] = [];
   for (const { index } of FTS_INDEXES) {
-    if (!db.hasTable(index) || (only && !only.includes(index))) continue;
+    if (only && !only.includes(index)) continue;
     db.run(`INSERT INTO ${index}(${index}) VALUES ('rebuild')`);
     rebuilt.push(index);
   }
@@ -59,7 +58,6 @@ export function checkIntegrity(db: SqlReader, maxProblems = 20): IntegrityReport
   const foreignKeyViolations = db.all('PRAGMA foreign_key_check').length;
   const orphans: Record<string, number> = {};
   for (const table of MEMORY_LINKS) {
-    if (!db.hasTable(table)) continue;
     const row = db.get<{ n: number }>(
       `SELECT COUNT(*) AS n FROM ${table} t WHERE t.memory_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = t.memory_id)`,
     );

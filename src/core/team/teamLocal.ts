@@ -42,7 +42,6 @@ export function setStateValue(db: SqlWriter, key: string, value: string | undefi
 }
 
 export function readTeamState(db: SqlReader): TeamLocalState {
-  if (!db.hasTable('team_state')) return { connectionString: undefined, sharedProjects: [], cursor: 0, role: undefined };
   let projects: string[] = [];
   const raw = stateValue(db, 'shared_projects');
   if (raw) {
@@ -134,7 +133,7 @@ export interface ScanPlan {
  * here. A read, so an idle sync costs no write.
  */
 export function planScan(db: SqlReader, projects: readonly string[]): ScanPlan {
-  if (projects.length === 0 || !db.hasTable('team_shares')) return { fresh: [], changed: [], gone: [] };
+  if (projects.length === 0) return { fresh: [], changed: [], gone: [] };
   const p = placeholders(projects.length);
   const fresh = db.all<{ id: string; project: string }>(
     `SELECT m.id, m.project FROM memories m
@@ -173,7 +172,6 @@ export function applyScan(db: SqlWriter, projects: readonly string[], nowIso: st
 }
 
 export function outboxSize(db: SqlReader): number {
-  if (!db.hasTable('team_outbox')) return 0;
   return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM team_outbox')?.n ?? 0;
 }
 
@@ -405,7 +403,6 @@ export interface MemoryTeamInfo {
 }
 
 export function memoryTeamInfo(db: SqlReader, memoryId: string): MemoryTeamInfo | undefined {
-  if (!db.hasTable('team_shares')) return undefined;
   const r = db.get<{ origin: 'local' | 'remote'; author: string | null; state: string }>(
     'SELECT origin, author, state FROM team_shares WHERE memory_id = ? OR local_id = ? LIMIT 1', [memoryId, memoryId]);
   return r ? { origin: r.origin, author: r.author, state: r.state } : undefined;

@@ -11,7 +11,7 @@ import type { RememberResult } from '../../core/memory/remember';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { snippet, staleLabel } from '../chat/recallFormat';
 import type { GraphNode } from '../tree/graphTreeData';
-import { entityMemories } from '../tree/graphTreeData';
+import { entityMemories } from '../../core/graph/entityTreeQueries';
 import { AGENT_ID, forget, recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
 import { memoryUri } from '../documents/memoryDocuments';
 import type { Services } from '../host/services';
@@ -66,7 +66,7 @@ function entityArg(arg: unknown): string | undefined {
 
 async function pickEntity(services: Services, pinned: boolean): Promise<string | undefined> {
   const rt = await services.runtime();
-  const entities = rt.store.read((db) => (db.hasTable('entities') ? listEntities(db, { agentId: AGENT_ID }) : [])).filter((e) => e.pinned !== pinned);
+  const entities = rt.store.read((db) => listEntities(db, { agentId: AGENT_ID })).filter((e) => e.pinned !== pinned);
   if (entities.length === 0) {
     inform(pinned ? 'There are no unpinned entities yet; remember something first.' : 'No entity is pinned.');
     return undefined;

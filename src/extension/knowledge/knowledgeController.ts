@@ -3,9 +3,9 @@
  * webview's messages, asks the data source, and answers with protocol messages. It never imports
  * vscode: the thin adapter in knowledgeView.ts gives it a `post` function and the editor actions.
  */
-import { decodeWebviewMessage } from '../../../webview/protocol';
+import { decodeWebviewMessage } from '../../../src/shared/knowledgeProtocol';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
-import type { EntitySummary, ErrorScope, HostMessage, WebviewMessage } from '../../../webview/protocolTypes';
+import type { EntitySummary, ErrorScope, HostMessage, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
 import type { Logger } from '../../core/logger';
 import { MemoryError, userMessage } from '../../core/errors';
 import type { Disposable } from '../../core/store/storeTypes';

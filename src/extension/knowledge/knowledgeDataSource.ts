@@ -4,7 +4,7 @@
  * unit tests over an in-memory fake.
  */
 import type { Disposable } from '../../core/store/storeTypes';
-import type { EntityDetail, EntitySummary, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
+import type { EntityDetail, EntitySummary, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
 
 export interface EntityListQuery {
   /** Free text matched against entity names (case-insensitive substring); '' for all. */

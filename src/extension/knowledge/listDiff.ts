@@ -2,7 +2,7 @@
  * Compares the rows the panel last received with a fresh read of the same window and decides the
  * smallest message that brings the panel up to date.
  */
-import type { EntitySummary } from '../../../webview/protocolTypes';
+import type { EntitySummary } from '../../../src/shared/knowledgeProtocolTypes';
 
 export type WindowDiff =
   | { readonly kind: 'same' }

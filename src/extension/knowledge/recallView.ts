@@ -1,7 +1,7 @@
 /** Maps recall's results and explain records (src/core/recall/recallTypes.ts) to the panel's protocol. */
 import type { Explain, RecallResult, ScoreAdjustment } from '../../core/recall/recallTypes';
-import type { ExplainScore, RecallExplain, RecallResultView } from '../../../webview/protocolTypes';
-import { PROTOCOL_LIMITS } from '../../../webview/protocol';
+import type { ExplainScore, RecallExplain, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
+import { PROTOCOL_LIMITS } from '../../../src/shared/knowledgeProtocol';
 
 function finite(v: number): number {
   return Number.isFinite(v) ? Math.max(-1e6, Math.min(1e6, v)) : 0;

@@ -2,7 +2,7 @@
  * The Knowledge panel's data source over the memory store. Pinning, entity health, feedback stats,
  * telemetry and recall come from their modules (src/core/pinning, predictor/entityHealth,
  * feedback/knowledgeStats, feedback/feedbackTelemetry, recall/recallService); the entity list and
- * detail reads are in entityQueries.ts. vscode-free, so it is unit-tested on an in-memory store.
+ * detail views are in entityViews.ts over core/graph/knowledgeQueries.ts. vscode-free, so it is unit-tested on an in-memory store.
  */
 import type { Clock } from '../../core/clock';
 import { isoFromMs } from '../../core/clock';
@@ -16,10 +16,11 @@ import { getEntityHealth } from '../../core/predictor/entityHealth';
 import type { RecallDeps } from '../../core/recall/recallRequest';
 import { recallDetailed } from '../../core/recall/recallService';
 import type { Disposable, MemoryStore, SqlReader } from '../../core/store/storeTypes';
-import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
-import { PROTOCOL_LIMITS } from '../../../webview/protocol';
-import { listEntityPage, listEntityTypes, readCounts, readEntityDetail } from './entityQueries';
-import type { HealthLookup } from './entityQueries';
+import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
+import { PROTOCOL_LIMITS } from '../../../src/shared/knowledgeProtocol';
+import { entityNameAndPin, latestSessionFocal, listEntityTypes } from '../../core/graph/knowledgeQueries';
+import { listEntityPage, readCounts, readEntityDetail } from './entityViews';
+import type { HealthLookup } from './entityViews';
 import type { EntityListQuery, EntityPage, KnowledgeDataSource } from './knowledgeDataSource';
 import { toRecallView } from './recallView';
 
@@ -142,29 +143,20 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
 
   /** The focal set stored with the newest session (its source is not stored, so it says so). */
   private fromLatestSession(db: SqlReader): FocalResolution | null {
-    if (!db.hasTable('sessions') || !db.hasTable('entities')) return null;
-    let row: { focal_entity_ids: string | null; started_at: string } | undefined;
-    try {
-      row = db.get('SELECT focal_entity_ids, started_at FROM sessions WHERE agent_id = ? ORDER BY started_at DESC LIMIT 1', [this.agentId]);
-    } catch {
-      return null; // a store from before the sessions' focal_entity_ids column
-    }
-    if (!row) return null;
-    let ids: unknown;
-    try { ids = JSON.parse(row.focal_entity_ids ?? '[]'); } catch { ids = []; }
-    const list = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string' && x.length > 0).slice(0, PROTOCOL_LIMITS.focalMax) : [];
+    const stored = latestSessionFocal(db, this.agentId);
+    if (!stored) return null;
     return {
       source: 'session start (stored)',
-      resolvedAt: row.started_at,
-      entities: list.map((id) => {
-        const e = db.get<{ name: string; pinned: number }>('SELECT name, pinned FROM entities WHERE id = ?', [id]);
-        return { id, name: e?.name || id, pinned: (e?.pinned ?? 0) !== 0 };
+      resolvedAt: stored.startedAt,
+      entities: stored.entityIds.slice(0, PROTOCOL_LIMITS.focalMax).map((id) => {
+        const e = entityNameAndPin(db, id);
+        return { id, name: e?.name || id, pinned: e?.pinned ?? false };
       }),
     };
   }
 
   private nameOf(db: SqlReader, id: string): string {
-    return db.get<{ name: string }>('SELECT name FROM entities WHERE id = ?', [id])?.name || id;
+    return entityNameAndPin(db, id)?.name || id;
   }
 }
 

@@ -6,7 +6,7 @@
 import { MemoryError } from '../../core/errors';
 import type { Disposable } from '../../core/store/storeTypes';
 import type { EntityListQuery, EntityPage, KnowledgeDataSource } from './knowledgeDataSource';
-import type { EntityDetail, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
+import type { EntityDetail, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
 
 export class SwitchableKnowledgeSource implements KnowledgeDataSource {
   private current: KnowledgeDataSource | undefined;

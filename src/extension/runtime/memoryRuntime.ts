@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock';
 import { userMessage } from '../../core/errors';
 import { createHeuristicExtractor, createLlmExtractor } from '../../core/extraction/llmExtractor';
-import { createHintsJobHandler } from '../../core/hints/hintsWorker';
 import type { HostPaths, LlmClient } from '../../core/hostContext';
 import { countJobs } from '../../core/jobs/jobQueue';
 import { JobWorker } from '../../core/jobs/jobWorker';
@@ -152,7 +151,7 @@ export class MemoryRuntime {
     const rememberDeps = defaultRememberDeps(clock, { jobs: s.jobs, enqueue: { embed: embedder !== undefined, extract: s.graphEnabled, hints: false } });
     const capture = createTranscriptCapture(this.store, extractor, rememberDeps);
     const loop = createFeedbackLoop({ store: this.store, clock, logger, llm, capture, newId: randomUUID, ...(embedder ? { embedder } : {}) }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: extraction.aliases });
-    const extra = llm && loop.config.hints.enabled ? [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })] : [];
+    const extra = [loop.hints.jobHandler()].filter((h) => h !== undefined);
     const handlers = createPipelineHandlers({ embedder, llm, extraction, graph: s.graph, logger, extra });
     const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: localLeaseOwner('window') });
     return { embedder, modelProblem, worker, loop, llm };

@@ -1,10 +1,13 @@
 /**
  * The graph tree's nodes, read from the store: a Pinned section, then entities grouped by type;
  * an entity expands to its aspects (by weight) and a Relations group; an aspect to its attributes.
- * vscode-free (the provider in graphTree.ts turns nodes into TreeItems).
+ * vscode-free (the provider in graphTree.ts turns nodes into TreeItems); the SQL is in
+ * src/core/graph/entityTreeQueries.ts.
  */
 import { listEntities } from '../../core/graph/graphQueries';
 import type { EntitySummary } from '../../core/graph/graphQueries';
+import { aspectAttributes, aspectsWithCounts, entityHoverCounts, entityRelationCount, entityRelationEdges } from '../../core/graph/entityTreeQueries';
+import type { EntityHoverCounts } from '../../core/graph/entityTreeQueries';
 import type { SqlReader } from '../../core/store/storeTypes';
 import { AGENT_ID } from '../actions/memoryActions';
 import { snippet } from '../chat/recallFormat';
@@ -37,26 +40,10 @@ export function entityNode(e: EntitySummary, parent: string): GraphNode {
 }
 
 /** What an entity's hover says (read when the pointer rests on it). */
-export interface EntityTooltipFacts {
-  readonly name: string;
-  readonly type: string;
-  readonly mentions: number;
-  readonly pinned: boolean;
-  readonly aspects: number;
-  readonly attributes: number;
-  readonly relations: number;
-}
+export type EntityTooltipFacts = EntityHoverCounts;
 
 export function entityTooltipFacts(db: SqlReader, entityId: string): EntityTooltipFacts | undefined {
-  const e = db.get<{ name: string; entity_type: string; mentions: number; pinned: number }>('SELECT name, entity_type, mentions, pinned FROM entities WHERE id = ?', [entityId]);
-  if (!e) return undefined;
-  const n = (sql: string, params: (string | number)[]): number => db.get<{ n: number }>(sql, params)?.n ?? 0;
-  return {
-    name: e.name, type: e.entity_type, mentions: e.mentions, pinned: e.pinned !== 0,
-    aspects: n('SELECT COUNT(*) AS n FROM entity_aspects WHERE entity_id = ?', [entityId]),
-    attributes: n("SELECT COUNT(*) AS n FROM entity_attributes WHERE entity_id = ? AND status = 'active'", [entityId]),
-    relations: n('SELECT COUNT(*) AS n FROM relations WHERE source_entity_id = ? OR target_entity_id = ?', [entityId, entityId]),
-  };
+  return entityHoverCounts(db, entityId);
 }
 
 /** Markdown-escapes text for a hover (names come from memories). */
@@ -77,7 +64,6 @@ export function entityTooltipMarkdown(f: EntityTooltipFacts): string {
 
 /** Root nodes; [] when the graph is empty (the view then shows its welcome content). */
 export function rootNodes(db: SqlReader): GraphNode[] {
-  if (!db.hasTable('entities')) return [];
   const all = listEntities(db, { agentId: AGENT_ID, limit: TREE_MAX_ENTITIES });
   if (all.length === 0) return [];
   const roots: GraphNode[] = [];
@@ -103,45 +89,27 @@ export function rootNodes(db: SqlReader): GraphNode[] {
 }
 
 export function entityChildren(db: SqlReader, entityId: string, parent: string): GraphNode[] {
-  const aspects = db.all<{ id: string; name: string; weight: number; n: number }>(
-    `SELECT a.id, a.name, a.weight, (SELECT COUNT(*) FROM entity_attributes x WHERE x.aspect_id = a.id AND x.status = 'active') AS n
-       FROM entity_aspects a WHERE a.entity_id = ? ORDER BY a.weight DESC, a.name`, [entityId]);
-  const nodes: GraphNode[] = aspects.map((a) => ({
-    kind: 'aspect', id: `${parent}/a:${a.id}`, entityId, aspectId: a.id, label: a.name, description: `weight ${a.weight.toFixed(2)} · ${plural(a.n, 'attribute')}`,
+  const nodes: GraphNode[] = aspectsWithCounts(db, entityId).map((a) => ({
+    kind: 'aspect', id: `${parent}/a:${a.id}`, entityId, aspectId: a.id, label: a.name, description: `weight ${a.weight.toFixed(2)} · ${plural(a.activeAttributes, 'attribute')}`,
   }));
-  const rel = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM relations WHERE source_entity_id = ? OR target_entity_id = ?', [entityId, entityId])?.n ?? 0;
+  const rel = entityRelationCount(db, entityId);
   if (rel > 0) nodes.push({ kind: 'relations', id: `${parent}/relations`, entityId, label: 'Relations', description: String(rel) });
   return nodes;
 }
 
 export function aspectChildren(db: SqlReader, aspectId: string, entityId: string, parent: string): GraphNode[] {
-  return db.all<{ id: string; kind: string; content: string; status: string; importance: number; memory_id: string | null }>(
-    `SELECT id, kind, content, status, importance, memory_id FROM entity_attributes WHERE aspect_id = ?
-      ORDER BY status = 'active' DESC, importance DESC, created_at DESC`, [aspectId],
-  ).map((x) => ({
-    kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memory_id, label: snippet(x.content, TREE_LABEL_CHARS),
+  return aspectAttributes(db, aspectId).map((x) => ({
+    kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memoryId, label: snippet(x.content, TREE_LABEL_CHARS),
     description: `${x.kind}${x.status === 'active' ? '' : ` · ${x.status}`} · importance ${x.importance.toFixed(2)}`, tooltip: x.content,
   }));
 }
 
 export function relationChildren(db: SqlReader, entityId: string, parent: string): GraphNode[] {
-  return db.all<{ id: string; source_entity_id: string; target_entity_id: string; relation_type: string; mentions: number; strength: number; other_name: string }>(
-    `SELECT r.id, r.source_entity_id, r.target_entity_id, r.relation_type, r.mentions, r.strength, o.name AS other_name
-       FROM relations r JOIN entities o ON o.id = CASE WHEN r.source_entity_id = ? THEN r.target_entity_id ELSE r.source_entity_id END
-      WHERE r.source_entity_id = ? OR r.target_entity_id = ? ORDER BY r.mentions DESC, r.relation_type`, [entityId, entityId, entityId],
-  ).map((r) => {
-    const out = r.source_entity_id === entityId;
+  return entityRelationEdges(db, entityId).map((r) => {
+    const out = r.sourceEntityId === entityId;
     return {
-      kind: 'relation', id: `${parent}/r:${r.id}`, entityId, otherId: out ? r.target_entity_id : r.source_entity_id,
-      label: `${out ? '→' : '←'} ${r.relation_type.replace(/_/g, ' ')} ${r.other_name}`, description: `${plural(r.mentions, 'mention')} · strength ${r.strength.toFixed(2)}`,
+      kind: 'relation', id: `${parent}/r:${r.id}`, entityId, otherId: out ? r.targetEntityId : r.sourceEntityId,
+      label: `${out ? '→' : '←'} ${r.relationType.replace(/_/g, ' ')} ${r.otherName}`, description: `${plural(r.mentions, 'mention')} · strength ${r.strength.toFixed(2)}`,
     };
   });
-}
-
-/** Memories that mention an entity (for "forget" from the tree), newest first. */
-export function entityMemories(db: SqlReader, entityId: string, limit = 200): { id: string; content: string; createdAt: string }[] {
-  return db.all<{ id: string; content: string; created_at: string }>(
-    `SELECT m.id, m.content, m.created_at FROM memory_entity_mentions x JOIN memories m ON m.id = x.memory_id
-      WHERE x.entity_id = ? AND m.is_deleted = 0 GROUP BY m.id ORDER BY m.created_at DESC LIMIT ?`, [entityId, limit],
-  ).map((r) => ({ id: r.id, content: r.content, createdAt: r.created_at }));
 }

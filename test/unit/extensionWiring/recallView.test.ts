@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { toRecallView } from '../../../src/extension/knowledge/recallView';
-import { recallResultDecoder } from '../../../webview/protocol';
-import { runDecoder } from '../../../webview/decode';
+import { recallResultDecoder } from '../../../src/shared/knowledgeProtocol';
+import { runDecoder } from '../../../src/shared/decode';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
 
 const base: RecallResult = { id: 'old', sourceId: null, content: 'We store the reading list in a JSON file.', score: 0.5, type: 'decision', createdAt: '2026-06-01T00:00:00.000Z' };

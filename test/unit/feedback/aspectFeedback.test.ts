@@ -4,8 +4,6 @@ import { applyFtsOverlapFeedback, decayAspectWeights } from '../../../src/core/f
 import { knowledgeStats } from '../../../src/core/feedback/knowledgeStats';
 import { FeedbackTelemetry } from '../../../src/core/feedback/feedbackTelemetry';
 import { resolveFeedbackConfig } from '../../../src/core/config/feedbackConfig';
-import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
 import { addAspect, addAttribute, addEntity, addMemory, addSessionMemory, openTestStore } from './graphFixture';
 
 const OPTS = { delta: 0.02, minWeight: 0.1, maxWeight: 1.0 };
@@ -75,15 +73,6 @@ describe('aspect feedback from FTS overlap', () => {
     assert.deepEqual(r, { aspectsUpdated: 1, totalFtsConfirmations: 3 });
     assert.ok(Math.abs((weightOf(store, a) ?? 0) - 0.56) < 1e-12);
     assert.equal(weightOf(store, b), 0.5);
-    await store.close();
-  });
-
-  it('is a no-op without the graph tables', async () => {
-    const store = await openMemoryStore({ migrations: [CORE_MIGRATION] });
-    const r = await store.write('fb', (db) => applyFtsOverlapFeedback(db, 's1', 'default', OPTS, '2026-01-01T00:00:00.000Z'));
-    assert.deepEqual(r, { aspectsUpdated: 0, totalFtsConfirmations: 0 });
-    assert.equal(await store.write('d', (db) => decayAspectWeights(db, 'default', { decayRate: 0.005, minWeight: 0.1, staleDays: 14 }, Date.UTC(2026, 0, 1))), 0);
-    assert.equal(store.read((db) => knowledgeStats(db, { agentId: 'default', nowMs: 0, minWeight: 0.1, maxWeight: 1 })).aspectCount, 0);
     await store.close();
   });
 });

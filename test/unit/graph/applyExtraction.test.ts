@@ -6,7 +6,7 @@ import type { GraphFixture } from './graphFixture';
 
 const concept = (name: string, description = '') => ({ name, type: 'concept' as const, description });
 
-describe('applying an extraction payload (seed 001)', () => {
+describe('applying an extraction payload', () => {
   let f: GraphFixture;
   beforeEach(async () => { f = await graphFixture(); });
   const apply = (sources: string[], payload: ExtractionPayload) =>

@@ -10,7 +10,7 @@ import type { SqlWriter } from '../../../src/core/store/storeTypes';
 import { graphFixture } from './graphFixture';
 import type { GraphFixture } from './graphFixture';
 
-describe('knowledge graph apply path (seed 000)', () => {
+describe('knowledge graph apply path', () => {
   let f: GraphFixture;
   beforeEach(async () => { f = await graphFixture(); });
   const run = (...ops: GraphOp[]) => applyGraphOps(f.store, { actor: 'test', reason: 'unit test', clock: f.clock }, ops);

@@ -1,6 +1,6 @@
 import { ManualClock, isoFromMs } from '../../../src/core/clock';
 import { graphContext } from '../../../src/core/graph/graphApply';
-import type { GraphWriteContext } from '../../../src/core/graph/graphContext';
+import type { GraphWriteContext } from '../../../src/core/graph/graphWriteTypes';
 import { insertMemory } from '../../../src/core/memory/memoryRecords';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';

@@ -3,7 +3,7 @@ import { applyGraphOp } from '../../../src/core/graph/graphApply';
 import { listGraphOps } from '../../../src/core/graph/graphAudit';
 import { MEMORY_CLAIM_GROUP } from '../../../src/core/graph/memorySupersessionWrites';
 import { memorySupersessionsFor } from '../../../src/core/extraction/memorySupersessionScan';
-import { loadAttributeStates } from '../../../src/core/recall/graphContext';
+import { loadAttributeStates } from '../../../src/core/recall/candidateGraphFacts';
 import { graphFixture } from './graphFixture';
 import type { GraphFixture } from './graphFixture';
 

@@ -31,13 +31,12 @@ describe('prospective hints text', () => {
     assert.match(buildHintsPrompt('Uses esbuild', 3), /^Write 3 diverse/);
   });
 
-  it('defaults and clamps the settings (enabled false, max 1–20, timeout 5–300 s, poll 1–60 s)', () => {
+  it('defaults and clamps the settings (enabled false, max 1–20, timeout 5–300 s)', () => {
     assert.equal(DEFAULT_HINTS_CONFIG.enabled, false);
     assert.equal(DEFAULT_HINTS_CONFIG.max, 5);
     assert.equal(DEFAULT_HINTS_CONFIG.timeoutMs, 45_000);
-    assert.equal(DEFAULT_HINTS_CONFIG.pollMs, 5_000);
-    const c = resolveHintsConfig({ max: 99, timeoutMs: 1, pollMs: 10_000_000 });
-    assert.deepEqual([c.max, c.timeoutMs, c.pollMs], [20, 5_000, 60_000]);
+    const c = resolveHintsConfig({ max: 99, timeoutMs: 1 });
+    assert.deepEqual([c.max, c.timeoutMs], [20, 5_000]);
     assert.equal(resolveHintsConfig({ max: 0 }).max, 1);
   });
 });

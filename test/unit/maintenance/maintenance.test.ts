@@ -13,10 +13,6 @@ import { createMaintenanceRegistry } from '../../../src/core/maintenance/mainten
 import type { MaintenanceDeps } from '../../../src/core/maintenance/maintenanceTasks';
 import { MaintenanceService } from '../../../src/core/maintenance/maintenanceService';
 import type { MaintenanceTask } from '../../../src/core/maintenance/maintenanceTypes';
-import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
-import { SESSION_MIGRATION } from '../../../src/core/store/schema/sessionSchema';
-import { feedbackLoopMigration } from '../../../src/core/feedback/feedbackMigration';
 import type { ManualClock } from '../../../src/core/clock';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
@@ -119,22 +115,6 @@ describe('maintenance', () => {
     assert.equal(await s.runIfDue(), undefined);
     clock.advance(DAY / 2 + 1);
     assert.ok(await s.runIfDue());
-    await store.close();
-  });
-
-  it('is a no-op without the graph tables', async () => {
-    const store = await openMemoryStore({ migrations: [CORE_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration()] });
-    const { clock } = await openTestStore();
-    await store.write('t', (db) => addMemory(db, clock.now()));
-    const r = await service(store, clock, createMaintenanceRegistry(deps())).run();
-    assert.deepEqual(r.tasks.map((t) => [t.task, t.status, t.processed]), [
-      ['decay-aspects', 'completed', 0], ['propagate-memory-status', 'completed', 0], ['backfill-hints', 'completed', 1], ['merge-entities', 'completed', 0],
-      ['retry-dead-jobs', 'completed', 0], ['rebuild-fts', 'completed', 0], ['integrity-check', 'completed', 1],
-    ]);
-    const bare = await openMemoryStore({ migrations: [CORE_MIGRATION] });
-    const r2 = await service(bare, clock, createMaintenanceRegistry(deps())).run(['decay-aspects', 'propagate-memory-status']);
-    assert.deepEqual(r2.tasks.map((t) => t.processed), [0, 0]);
-    await bare.close();
     await store.close();
   });
 });

@@ -4,7 +4,7 @@ import { chunkContent } from '../../../src/core/memory/chunking';
 
 const sentence = (i: number) => `Sentence number ${i} talks about the memory write path in some detail.`;
 
-describe('content chunking (spec §2.2)', () => {
+describe('content chunking', () => {
   it('keeps content up to maxContentChars as one chunk', () => {
     const text = 'x'.repeat(DEFAULT_CHUNKING_CONFIG.maxContentChars);
     assert.deepEqual(chunkContent(text, DEFAULT_CHUNKING_CONFIG), [text]);

@@ -3,8 +3,6 @@ import { isoFromMs } from '../../../src/core/clock';
 import { isMemoryError } from '../../../src/core/errors';
 import { getPinnedEntities, pinEntity, unpinEntity } from '../../../src/core/pinning/pinning';
 import { unionPinnedFocal } from '../../../src/core/pinning/pinnedFocal';
-import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
 import { addEntity, openTestStore } from '../feedback/graphFixture';
 import { makeService } from '../sessions/sessionFixture';
 import { recallFocalResolver } from '../../../src/core/sessions/defaultResolvers';
@@ -76,14 +74,6 @@ describe('entity pinning', () => {
     assert.equal(none.source, 'session_key');
     const dup = store.read((db) => unionPinnedFocal(db, 'default', { entityIds: [a as string], entityNames: ['Pinned One'], source: 'query' }));
     assert.deepEqual(dup.entityIds, [a]);
-    await store.close();
-  });
-
-  it('is a no-op without the graph tables', async () => {
-    const store = await openMemoryStore({ migrations: [CORE_MIGRATION] });
-    assert.deepEqual(store.read((db) => getPinnedEntities(db, 'default')), []);
-    assert.deepEqual(store.read((db) => unionPinnedFocal(db, 'default', { entityIds: [], entityNames: [], source: 'query' })).entityIds, []);
-    await assert.rejects(store.write('pin', (db) => pinEntity(db, 'default', 'x', '2026-01-01T00:00:00.000Z')), (e: unknown) => isMemoryError(e, 'E_NOT_FOUND'));
     await store.close();
   });
 });

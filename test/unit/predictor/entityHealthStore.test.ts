@@ -2,8 +2,6 @@ import { strict as assert } from 'node:assert';
 import { isoFromMs } from '../../../src/core/clock';
 import { getEntityHealth } from '../../../src/core/predictor/entityHealth';
 import { healthEmptyReason } from '../../../src/core/predictor/healthEmptyReason';
-import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
 import { openTestStore } from '../feedback/graphFixture';
 
 describe('getEntityHealth on the store', () => {
@@ -27,16 +25,7 @@ describe('getEntityHealth on the store', () => {
     await store.close();
   });
 
-  it('returns [] without the predictor_comparisons table', async () => {
-    const store = await openMemoryStore({ migrations: [CORE_MIGRATION] });
-    assert.deepEqual(store.read((db) => getEntityHealth(db, 'default')), []);
-    await store.close();
-  });
-
-  it('explains an empty result: no table, no rows, no focal entity, too few per entity, or a late --since', async () => {
-    const bare = await openMemoryStore({ migrations: [CORE_MIGRATION] });
-    assert.equal(bare.read((db) => healthEmptyReason(db, 'default', undefined, 3)), 'No predictor comparisons yet: they are recorded when a session ends.');
-    await bare.close();
+  it('explains an empty result: no rows, no focal entity, too few per entity, or a late --since', async () => {
     const { store, clock } = await openTestStore();
     const reason = (since?: string, min = 3) => store.read((db) => healthEmptyReason(db, 'default', since, min));
     assert.equal(reason(), 'No predictor comparisons for agent "default" yet: they are recorded when a session with recalled memories ends.');

@@ -6,7 +6,7 @@ import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes'
 import { entitySpecificity, getGraphBoostIds, queryCoverage } from '../../../src/core/recall/graphBoost';
 import { resolveFocalEntities, projectTokens } from '../../../src/core/recall/focalEntities';
 import { traverseKnowledgeGraph } from '../../../src/core/recall/traversal';
-import { loadAttributeStates, loadHubInput } from '../../../src/core/recall/graphContext';
+import { loadAttributeStates, loadHubInput } from '../../../src/core/recall/candidateGraphFacts';
 import { recall } from '../../../src/core/recall/recallService';
 import { insertEntity, insertMemory, link, relate, seed } from './recallDb';
 

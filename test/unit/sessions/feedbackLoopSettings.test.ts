@@ -22,7 +22,7 @@ describe('feedback loop settings', () => {
     assert.equal(loop.config.feedback.ftsWeightDelta, 0.02);
     assert.equal(loop.config.feedback.decayIntervalSessions, 10);
     assert.equal(loop.config.session.idleTimeoutMs, 30 * 60_000);
-    assert.deepEqual([loop.config.hints.enabled, loop.config.hints.max, loop.config.hints.timeoutMs, loop.config.hints.pollMs], [false, 5, 45_000, 5_000]);
+    assert.deepEqual([loop.config.hints.enabled, loop.config.hints.max, loop.config.hints.timeoutMs], [false, 5, 45_000]);
     assert.equal(loop.config.maintenance.intervalMs, 24 * 3_600_000);
     assert.equal(loop.hints.status().state, 'disabled');
     await store.close();
@@ -35,6 +35,17 @@ describe('feedback loop settings', () => {
     assert.deepEqual([loop.config.hints.timeoutMs, loop.config.hints.max, loop.config.session.idleTimeoutMs], [5_000, 20, 5 * 60_000]);
     assert.equal(loop.hints.status().state, 'idle');
     assert.match(loop.hints.status().reason, /No language model/);
+    await store.close();
+  });
+
+  it('hands the host a hints job handler only when hints are enabled and an LLM exists', async () => {
+    const { store, clock } = await openTestStore();
+    const llm = { label: 'fake', complete: async () => 'Which bundler is used?' };
+    const on = createFeedbackLoop({ store, clock, logger: silentLogger, llm }, feedbackLoopSettingsFrom((k) => (k === 'hints.enabled' ? true : undefined)));
+    assert.equal(on.hints.jobHandler()?.type, 'hints');
+    assert.equal(on.hints.status().state, 'running');
+    const off = createFeedbackLoop({ store, clock, logger: silentLogger, llm }, feedbackLoopSettingsFrom(() => undefined));
+    assert.equal(off.hints.jobHandler(), undefined);
     await store.close();
   });
 });

@@ -2,12 +2,8 @@ import { strict as assert } from 'node:assert';
 import { isoFromMs } from '../../../src/core/clock';
 import { isMemoryError } from '../../../src/core/errors';
 import { pinEntity } from '../../../src/core/pinning/pinning';
-import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { CORE_MIGRATION } from '../../../src/core/store/schema/coreSchema';
 import { resolveHintsConfig } from '../../../src/core/config/hintsConfig';
 import { resolveSessionConfig } from '../../../src/core/config/sessionConfig';
-import { feedbackLoopMigration, FEEDBACK_LOOP_MIGRATION_VERSION } from '../../../src/core/feedback/feedbackMigration';
-import { SESSION_MIGRATION } from '../../../src/core/store/schema/sessionSchema';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
 import { makeService } from './sessionFixture';
 import { STALE_ENDING_MS } from '../../../src/core/sessions/sessionService';
@@ -24,13 +20,13 @@ describe('session lifecycle', () => {
       addMemory(db, clock.now(), { content: 'unimportant', importance: 0.1 });
     });
     const { service } = makeService(store, clock, { session: resolveSessionConfig({ maxInjectTokens: 50 }) });
-    const r = await service.start({ sessionKey: 's1', project: '/work/app' });
+    const r = await service.start({ sessionKey: 's1', project: '/home/dev/app' });
     assert.equal(r.created, true);
     assert.equal(r.candidateCount, 3, 'scores at or below 0.2 are not candidates');
     assert.deepEqual(r.injected.map((m) => m.content), ['short one', 'another short']);
     const rows = store.read((db) => db.all<{ rank: number; was_injected: number; source: string }>('SELECT rank, was_injected, source FROM session_memories WHERE session_key = ? ORDER BY rank', ['s1']));
     assert.deepEqual(rows.map((x) => [x.rank, x.was_injected]), [[0, 1], [1, 0], [2, 1]]);
-    const again = await service.start({ sessionKey: 's1', project: '/work/app' });
+    const again = await service.start({ sessionKey: 's1', project: '/home/dev/app' });
     assert.equal(again.created, false);
     assert.deepEqual(again.injected.map((m) => m.content), ['short one', 'another short']);
     await store.close();
@@ -179,18 +175,6 @@ describe('session lifecycle', () => {
     assert.equal(scored, 2);
     const { service: off } = makeService(store, clock, { feedbackOver: { predictorMinSessions: 2, predictorEnabled: false } });
     assert.equal((await off.start({ sessionKey: 'p3' })).predictorLive, false);
-    await store.close();
-  });
-
-  it('runs without the graph tables: feedback skipped, everything else works', async () => {
-    const store = await openMemoryStore({ migrations: [CORE_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration(FEEDBACK_LOOP_MIGRATION_VERSION)] });
-    const { clock } = await openTestStore();
-    await store.write('t', (db) => addMemory(db, clock.now(), { importance: 0.9 }));
-    const { service } = makeService(store, clock);
-    const s = await service.start({ sessionKey: 's1' });
-    assert.equal(s.injected.length, 1);
-    const r = await service.end('s1');
-    assert.equal(r?.feedback?.skipped, 'the knowledge graph tables do not exist');
     await store.close();
   });
 });

@@ -2,7 +2,7 @@
 import type { EntityListQuery, EntityPage, KnowledgeDataSource } from '../../../src/extension/knowledge/knowledgeDataSource';
 import type { Disposable } from '../../../src/core/store/storeTypes';
 import { MemoryError } from '../../../src/core/errors';
-import type { EntityDetail, EntitySummary, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
+import type { EntityDetail, EntitySummary, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
 import { detail, stats } from './fixtures';
 
 export class FakeKnowledgeSource implements KnowledgeDataSource {

@@ -1,5 +1,5 @@
 /** Well-formed protocol values the webview tests start from (and then break one field at a time). */
-import type { EntityDetail, EntitySummary, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
+import type { EntityDetail, EntitySummary, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
 
 export function entity(i: number, patch: Partial<EntitySummary> = {}): EntitySummary {
   return {

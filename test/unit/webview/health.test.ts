@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { HEALTH_LEGEND, healthLabel, healthLevel, healthReason } from '../../../webview/health';
-import type { EntityHealthView } from '../../../webview/protocolTypes';
+import type { EntityHealthView } from '../../../src/shared/knowledgeProtocolTypes';
 
 const h = (trend: EntityHealthView['trend'], winRate: number, avgMargin = 0, comparisonCount = 5): EntityHealthView => ({ trend, winRate, avgMargin, comparisonCount });
 

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { KnowledgeController } from '../../../src/extension/knowledge/knowledgeController';
 import { createRecordingLogger } from '../../../src/core/logger';
 import { MemoryError } from '../../../src/core/errors';
-import { parseHostMessage } from '../../../webview/protocol';
+import { parseHostMessage } from '../../../src/shared/knowledgeProtocol';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
-import type { HostMessage } from '../../../webview/protocolTypes';
+import type { HostMessage } from '../../../src/shared/knowledgeProtocolTypes';
 import { FakeKnowledgeSource } from './fakeKnowledgeSource';
 import { entity, recallResult } from './fixtures';
 

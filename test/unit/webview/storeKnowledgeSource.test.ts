@@ -6,8 +6,8 @@ import { StoreKnowledgeSource } from '../../../src/extension/knowledge/storeKnow
 import { KnowledgeController } from '../../../src/extension/knowledge/knowledgeController';
 import { FeedbackTelemetry } from '../../../src/core/feedback/feedbackTelemetry';
 import { silentLogger } from '../../../src/core/logger';
-import { parseHostMessage } from '../../../webview/protocol';
-import type { HostMessage } from '../../../webview/protocolTypes';
+import { parseHostMessage } from '../../../src/shared/knowledgeProtocol';
+import type { HostMessage } from '../../../src/shared/knowledgeProtocolTypes';
 
 const T = '2026-11-01T00:00:00.000Z';
 const clock = new ManualClock(Date.parse('2026-11-29T12:00:00Z'));

@@ -1,5 +1,5 @@
 /**
- * Migration 21: memories_cjk, the CJK probe's index (issue 6 item 1, "for CJK text choose and
+ * Migration 21: memories_cjk, the CJK probe's index ("for CJK text choose and
  * measure a method"). unicode61 keeps a CJK run as one token, so the lexical arm probes CJK terms
  * as substrings; before this table that was an instr() scan over every live memory (83 ms p95 at
  * 100k in bench/recall.ts). memories_cjk holds (memory rowid, content) for the memories whose

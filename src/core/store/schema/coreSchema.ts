@@ -1,5 +1,5 @@
 /**
- * Migration 1: the memory core. Reference: shared/reference/signet-spec.md §1.1–1.4, §1.9.
+ * Migration 1: the memory core (docs/store.md).
  * Conventions for every table: TEXT ids (random UUIDs made in TypeScript), ISO-8601 text times
  * passed from the injected clock (no time or random defaults: the journal replays statements and
  * must get the same result), booleans as 0/1 integers, `agent_id` defaulting to 'default'.
@@ -65,13 +65,13 @@ const MEMORY_INDEXES = [
   'CREATE INDEX IF NOT EXISTS idx_memories_session ON memories(session_key)',
   'CREATE INDEX IF NOT EXISTS idx_memories_source ON memories(source_id) WHERE source_id IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS idx_memories_scope ON memories(scope) WHERE scope IS NOT NULL',
-  // Content-hash uniqueness among live rows, per agent, project and scope (spec §1.1, migration 056 shape + project).
+  // Content-hash uniqueness among live rows, per agent, project and scope (migration 056 shape + project).
   `CREATE UNIQUE INDEX IF NOT EXISTS uq_memories_content_hash ON memories(content_hash, agent_id, COALESCE(project, ''), COALESCE(scope, '__NULL__'))
      WHERE content_hash IS NOT NULL AND is_deleted = 0`,
 ];
 
 /**
- * memories_fts: external-content FTS5 over memories.content (unicode61; spec §1.2). Kept in sync by
+ * memories_fts: external-content FTS5 over memories.content (unicode61). Kept in sync by
  * triggers on insert, delete and UPDATE OF content only, so metadata updates (access counts,
  * pinning, soft delete) never churn the index.
  */
@@ -113,7 +113,7 @@ const EMBEDDINGS = [
 /**
  * memory_jobs: background work queue (extract, prospective_index, embed, ...). Status
  * pending → leased → completed, or back to pending with backoff (next_attempt_at) on failure,
- * and dead after max_attempts (spec §1.4). A lease has an owner and an expiry so a crashed
+ * and dead after max_attempts. A lease has an owner and an expiry so a crashed
  * window's jobs are reclaimed.
  */
 const MEMORY_JOBS = [
@@ -143,7 +143,7 @@ const MEMORY_JOBS = [
 ];
 
 /**
- * memory_hints: prospective hints (questions a memory answers, spec §1.9, §2.14), with an
+ * memory_hints: prospective hints (questions a memory answers), with an
  * external-content FTS5 index memory_hints_fts kept in sync by triggers.
  */
 const MEMORY_HINTS = [

@@ -1,5 +1,5 @@
 /**
- * Migration 2: the knowledge graph. Reference: shared/reference/signet-spec.md §1.5–1.7.
+ * Migration 2: the knowledge graph.
  * Conventions as in coreSchema.ts (TEXT ids, ISO times from the clock, 0/1 booleans).
  */
 import type { Migration } from '../migrations';
@@ -8,7 +8,7 @@ import { runAll } from './coreSchema';
 /**
  * entities: people, projects, tools, concepts ... `canonical_name` is trimmed, lowercased,
  * whitespace-collapsed and unique per (agent, scope). `mentions` counts linking memories.
- * Pinned entities (pinned=1, pinned_at) are always focal in recall (KA-6). `scope` is the
+ * Pinned entities (pinned=1, pinned_at) are always focal in recall. `scope` is the
  * project the entity belongs to, NULL for global ones.
  */
 const ENTITIES = [
@@ -51,7 +51,7 @@ const ENTITIES_FTS = [
 
 /**
  * relations: directed, typed edges between entities. Upsert key (source, target, type); a repeat
- * increments `mentions` and averages `confidence` (spec §1.6).
+ * increments `mentions` and averages `confidence`.
  */
 const RELATIONS = [
   `CREATE TABLE IF NOT EXISTS relations (
@@ -84,7 +84,7 @@ const MENTIONS = [
   'CREATE INDEX IF NOT EXISTS idx_mentions_entity ON memory_entity_mentions(entity_id)',
 ];
 
-/** entity_aspects: named facets of an entity (e.g. "food preferences") with a learned weight (KA-1, KA-6). */
+/** entity_aspects: named facets of an entity (e.g. "food preferences") with a learned weight. */
 const ASPECTS = [
   `CREATE TABLE IF NOT EXISTS entity_aspects (
     id TEXT PRIMARY KEY,
@@ -105,7 +105,7 @@ const ASPECTS = [
 /**
  * entity_attributes: claims about an entity under an aspect (aspect_id NULL = unclassified stub).
  * kind attribute | constraint; status active | superseded | deleted with superseded_by; group_key
- * and claim_key (normalised slot keys, spec §1.7) drive supersession.
+ * and claim_key (normalised slot keys) drive supersession.
  */
 const ATTRIBUTES = [
   `CREATE TABLE IF NOT EXISTS entity_attributes (

@@ -1,6 +1,5 @@
 /**
- * Migration 3: sessions and the feedback loop. Reference: shared/reference/signet-spec.md §1.8,
- * §1.10, §2.17, §2.20. Conventions as in coreSchema.ts.
+ * Migration 3: sessions and the feedback loop. Conventions as in coreSchema.ts.
  */
 import type { Migration } from '../migrations';
 import { runAll } from './coreSchema';
@@ -81,7 +80,7 @@ const SESSION_SCORES = [
 
 /**
  * predictor_comparisons: per-session comparison of a predicted ranking against the baseline
- * (NDCG of each, who won, margin), spec §1.10 (pre-deprecation shape).
+ * (NDCG of each, who won, margin).
  */
 const PREDICTOR_COMPARISONS = [
   `CREATE TABLE IF NOT EXISTS predictor_comparisons (

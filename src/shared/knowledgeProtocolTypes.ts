@@ -1,11 +1,11 @@
 /**
- * Types of the Knowledge panel protocol (host ⇄ webview). The decoders in protocol.ts are typed
+ * Types of the Knowledge panel protocol (host ⇄ webview). The decoders in knowledgeProtocol.ts are typed
  * against these interfaces, so a field added here without a validator does not compile.
  */
 
 export type HealthTrend = 'improving' | 'stable' | 'declining';
 
-/** Per-entity predictor health (seed 003 getEntityHealth); absent when too few comparisons. */
+/** Per-entity predictor health; absent when too few comparisons. */
 export interface EntityHealthView {
   readonly comparisonCount: number;
   readonly winRate: number;
@@ -85,7 +85,7 @@ export interface KnowledgeCounts {
   readonly relations: number;
 }
 
-/** Seed 003 §6 "Knowledge tab stats": computed from entity_aspects. */
+/** The Knowledge tab's stats card: computed from entity_aspects. */
 export interface FeedbackStats {
   readonly aspectsUpdatedLast7Days: number;
   /** null when there are no aspects. */
@@ -94,7 +94,7 @@ export interface FeedbackStats {
   readonly aspectsAtMin: number;
 }
 
-/** Seed 003 §6 session-end telemetry, accumulated in-process since activation. */
+/** Session-end feedback telemetry, accumulated in-process since activation. */
 export interface FeedbackTelemetry {
   readonly feedbackAspectsUpdated: number;
   readonly feedbackFtsConfirmations: number;
@@ -116,7 +116,7 @@ export interface FocalEntityView {
   readonly pinned: boolean;
 }
 
-/** The last focal-entity resolution (seed 003 FocalEntityResult). */
+/** The last focal-entity resolution. */
 export interface FocalResolution {
   readonly source: string;
   readonly resolvedAt: string | null;

@@ -1,8 +1,7 @@
 /**
  * Graph facts the post-fusion stages need for a candidate set: entity links and mention degrees
  * (hub dampening) and attribute states with replacements (structured currentness; a memory-level
- * claim, graph/memorySupersessionWrites.ts, comes first and is flagged `wholeMemory`). Both are
- * empty when the graph tables are absent.
+ * claim, graph/memorySupersessionWrites.ts, comes first and is flagged `wholeMemory`).
  */
 import { MEMORY_CLAIM_GROUP } from '../graph/memorySupersessionWrites';
 import type { SqlReader } from '../store/storeTypes';
@@ -14,7 +13,7 @@ const ph = (n: number): string => Array.from({ length: n }, () => '?').join(',')
 export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubInput {
   const entitiesByMemory = new Map<string, string[]>();
   const degreeByEntity = new Map<string, number>();
-  if (memoryIds.length === 0 || !db.hasTable('memory_entity_mentions')) return { entitiesByMemory, degreeByEntity };
+  if (memoryIds.length === 0) return { entitiesByMemory, degreeByEntity };
   const links = db.all<{ memory_id: string; entity_id: string }>(
     `SELECT memory_id, entity_id FROM memory_entity_mentions WHERE memory_id IN (${ph(memoryIds.length)})`, [...memoryIds]);
   for (const l of links) {
@@ -25,7 +24,7 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
   }
   const ents = [...degreeByEntity.keys()];
   if (ents.length > 0) {
-    // entities.mentions is the maintained count of linking memories (seed 000), so the degree is a
+    // entities.mentions is the maintained count of linking memories, so the degree is a
     // lookup instead of a COUNT over every mention of a hub entity.
     for (const r of db.all<{ id: string; n: number }>(`SELECT id, mentions AS n FROM entities WHERE id IN (${ph(ents.length)})`, ents)) {
       degreeByEntity.set(r.id, r.n);
@@ -36,7 +35,7 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
 
 export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[]): Map<string, AttributeState[]> {
   const out = new Map<string, AttributeState[]>();
-  if (memoryIds.length === 0 || !db.hasTable('entity_attributes')) return out;
+  if (memoryIds.length === 0) return out;
   const rows = db.all<{ memory_id: string; status: 'active' | 'superseded'; content: string; repl: string | null; repl_mem: string | null; whole: number }>(
     `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem,
             (a.entity_id IS NULL AND a.aspect_id IS NULL AND a.group_key IS ?) AS whole

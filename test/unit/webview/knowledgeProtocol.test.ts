@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { decodeHostMessage, decodeWebviewMessage, parseHostMessage, parseWebviewMessage, PROTOCOL_LIMITS } from '../../../webview/protocol';
+import { decodeHostMessage, decodeWebviewMessage, parseHostMessage, parseWebviewMessage, PROTOCOL_LIMITS } from '../../../src/shared/knowledgeProtocol';
 import { detail, entity, mutate, recallResult, stats } from './fixtures';
 
 function page(entities = [entity(0), entity(1)]): Record<string, unknown> {

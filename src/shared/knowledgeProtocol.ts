@@ -10,7 +10,7 @@ import type {
   AspectView, AttributeView, EntityDetail, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
   FeedbackTelemetry, FocalEntityView, FocalResolution, HostMessage, KnowledgeCounts, KnowledgeStats,
   RecallExplain, RecallResultView, RelationView, WebviewMessage,
-} from './protocolTypes';
+} from './knowledgeProtocolTypes';
 
 /** Bounds of the protocol. Large enough for real stores, small enough to refuse garbage. */
 export const PROTOCOL_LIMITS = {
