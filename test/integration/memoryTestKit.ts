@@ -63,7 +63,7 @@ export async function restoreDefaultStore(): Promise<void> {
 export function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
   return waitFor(`entity "${name}" to be extracted`, () => {
     const rt = api.services.current();
-    return rt?.store.read((db) => (db.hasTable('entities') ? db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id : undefined));
+    return rt?.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id);
   }, timeoutMs, 200);
 }
 

@@ -14,7 +14,7 @@ import { makeTempDir } from '../helpers/tempDir';
 async function waitForEntity(rt: MemoryRuntime, name: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const id = rt.store.read((db) => (db.hasTable('entities') ? db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id : undefined));
+    const id = rt.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id);
     if (id) return id;
     if (Date.now() > deadline) assert.fail(`${name} was not extracted within 10 s`);
     rt.poke();

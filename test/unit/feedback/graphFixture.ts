@@ -1,13 +1,10 @@
 import { ManualClock, isoFromMs } from '../../../src/core/clock';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import { MIGRATIONS } from '../../../src/core/store/migrations';
-import { feedbackLoopMigration, FEEDBACK_LOOP_MIGRATION_VERSION } from '../../../src/core/feedback/feedbackMigration';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 
-/** A scratch store with the full schema (plus the feedback-loop migration when not registered yet). */
+/** A scratch store with the full schema (every migration applied, as every store is). */
 export async function openTestStore(clock = new ManualClock(Date.UTC(2026, 2, 1))): Promise<{ store: MemoryStore; clock: ManualClock }> {
-  const registered = MIGRATIONS.some((m) => m.version === FEEDBACK_LOOP_MIGRATION_VERSION);
-  const store = await openMemoryStore({ clock, migrations: registered ? MIGRATIONS : [...MIGRATIONS, feedbackLoopMigration()] });
+  const store = await openMemoryStore({ clock });
   return { store, clock };
 }
 
