@@ -1,0 +1,127 @@
+/**
+ * Settings whose behaviour shows through the CLI commands, which run on the same table-driven
+ * configuration as the extension (`--set KEY=VALUE`, src/cli/cliSettings.ts): each test runs a
+ * command with and without the setting and compares what it did.
+ */
+import { strict as assert } from 'node:assert';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from '../../../src/cli/args';
+import { makeFetchCommand } from '../../../src/cli/commands/fetch';
+import { makeRecallCommand } from '../../../src/cli/commands/recall';
+import { makeRememberCommand } from '../../../src/cli/commands/remember';
+import type { CliCommand } from '../../../src/cli/run';
+import { runCli } from '../../../src/cli/run';
+import { createStreamLogger } from '../../../src/core/logger';
+import type { Embedder } from '../../../src/core/models/embedder';
+import { openStore } from '../../../src/core/store/openStore';
+import { makeTempDir } from '../helpers/tempDir';
+import { fakeEmbedder } from '../recall/fakeEmbedder';
+import { settingContract } from './contractRegistry';
+
+interface Out { code: number; out: string; err: string }
+const io = (out: string[], err: string[]) => ({ stdout: (s: string) => { out.push(s); }, stderr: (s: string) => { err.push(s); } });
+
+async function command(cmd: CliCommand, argv: string[]): Promise<Out> {
+  const out: string[] = [], err: string[] = [];
+  const code = await cmd(parseArgs(argv), io(out, err));
+  return { code, out: out.join(''), err: err.join('') };
+}
+async function cli(...argv: string[]): Promise<Out> {
+  const out: string[] = [], err: string[] = [];
+  const code = await runCli(argv, io(out, err));
+  return { code, out: out.join(''), err: err.join('') };
+}
+
+const fake = (): Embedder => ({ ...fakeEmbedder(), dispose: async () => undefined });
+/** remember that waits for embedding (fake embedder) and extraction, as the CLI does by default. */
+const rememberFake = makeRememberCommand({ embedder: fake, llm: () => undefined });
+const recallFake = makeRecallCommand({ embedder: fake });
+
+async function jobTypes(store: string): Promise<Record<string, number>> {
+  const durable = await openStore({ dir: store, logger: createStreamLogger('error') });
+  try {
+    const rows = durable.read((db) => db.all<{ job_type: string; n: number }>('SELECT job_type, COUNT(*) AS n FROM memory_jobs GROUP BY job_type'));
+    return Object.fromEntries(rows.map((r) => [r.job_type, r.n]));
+  } finally {
+    await durable.close();
+  }
+}
+
+describe('settings contract: through the CLI', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let store: string;
+  beforeEach(() => { temp = makeTempDir('am-contract-cli-'); store = join(temp.dir, 'store'); });
+  afterEach(() => temp.cleanup());
+
+  const seed = async (...texts: string[]): Promise<void> => {
+    for (const t of texts) {
+      const r = await command(rememberFake, ['--store', store, t]);
+      assert.equal(r.code, 0, r.err);
+    }
+  };
+
+  settingContract('graph.enabled', 'off, a remembered memory queues no extraction (no graph work)', async () => {
+    assert.equal((await cli('--store', store, 'remember', '--no-wait', 'We deploy the API with Helm.')).code, 0);
+    assert.equal((await cli('--store', store, '--set', 'graph.enabled=false', 'remember', '--no-wait', 'We deploy the web app with Vercel.')).code, 0);
+    assert.equal((await jobTypes(store)).extract, 1);
+  });
+
+  settingContract('models.rerankProvider', "'none' skips the head reranker, so recall scores change", async () => {
+    await seed('We chose PostgreSQL for the billing database.', 'The billing service sends invoices on Mondays.', 'Billing runs on Kubernetes.');
+    const on = await command(recallFake, ['--store', store, '--json', 'which database does billing use']);
+    const off = await command(recallFake, ['--store', store, '--set', 'models.rerankProvider=none', '--json', 'which database does billing use']);
+    assert.equal(on.code, 0, on.err);
+    assert.notEqual(off.out, on.out);
+  });
+
+  settingContract('extraction.aliases', 'an alias names the entity extraction records', async () => {
+    await command(rememberFake, ['--store', store, '--set', 'extraction.aliases={"Pg":"PostgreSQL"}', 'We store invoices in Pg since March.']);
+    const entities = await cli('--store', store, 'entities', '--json');
+    assert.match(entities.out, /PostgreSQL/);
+    const plain = join(temp.dir, 'plain');
+    await command(rememberFake, ['--store', plain, 'We store invoices in Pg since March.']);
+    assert.doesNotMatch((await cli('--store', plain, 'entities', '--json')).out, /PostgreSQL/);
+  });
+
+  settingContract('sessions.maxInjectTokens', '0 injects nothing at session start', async () => {
+    await seed('The staging deploy port is 8443.', 'Deploys to staging run from the main branch.');
+    const start = async (...pre: string[]): Promise<unknown[]> => {
+      const r = await cli('--store', store, ...pre, 'session', 'start', '--query', 'staging deploy port', '--json');
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as { injected: unknown[] }).injected;
+    };
+    assert.ok((await start()).length > 0, 'the default injects the matching memories');
+    assert.equal((await start('--set', 'sessions.maxInjectTokens=0')).length, 0);
+  });
+
+  settingContract('feedback.enabled', 'off, ending a session runs no feedback', async () => {
+    await seed('The staging deploy port is 8443.');
+    const end = async (...pre: string[]): Promise<string> => {
+      const key = `k-${pre.length}`;
+      assert.equal((await cli('--store', store, ...pre, 'session', 'start', '--session', key, '--query', 'staging port')).code, 0);
+      await cli('--store', store, ...pre, 'session', 'turn', key, 'What is the staging deploy port? It is 8443, from memory.');
+      const r = await cli('--store', store, ...pre, 'session', 'end', key, '--json');
+      assert.equal(r.code, 0, r.err);
+      return JSON.stringify((JSON.parse(r.out) as { feedback?: unknown }).feedback ?? null);
+    };
+    const on = await end();
+    const off = await end('--set', 'feedback.enabled=false');
+    assert.notEqual(off, on);
+  });
+
+  settingContract('fetch.allowPrivateAddresses', 'on, fetching a loopback address is allowed', async () => {
+    const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('The internal wiki says staging uses port 8443.'); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/wiki.txt`;
+      const fetchCmd = makeFetchCommand({ embedder: () => undefined, llm: () => undefined });
+      await assert.rejects(command(fetchCmd, ['--store', store, '--no-wait', url]), /Refusing to fetch 127\.0\.0\.1/);
+      const allowed = await command(fetchCmd, ['--store', store, '--set', 'fetch.allowPrivateAddresses=true', '--no-wait', url]);
+      assert.equal(allowed.code, 0, allowed.err);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
