@@ -4,6 +4,7 @@
  * command with and without the setting and compares what it did.
  */
 import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -123,5 +124,35 @@ describe('settings contract: through the CLI', () => {
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+
+  settingContract('capture.maxMemoriesPerTranscript', 'caps the memories one imported transcript creates', async () => {
+    const file = join(__dirname, '..', '..', 'fixtures', 'transcripts', 'claude-session.jsonl');
+    const created = async (dir: string, ...pre: string[]): Promise<number> => {
+      const r = await cli('--store', dir, ...pre, 'import', file, '--no-wait', '--json');
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as { memoriesCreated: number }).memoriesCreated;
+    };
+    const all = await created(store);
+    const capped = await created(join(temp.dir, 'capped'), '--set', 'capture.maxMemoriesPerTranscript=1');
+    const none = await created(join(temp.dir, 'none'), '--set', 'capture.maxMemoriesPerTranscript=0');
+    assert.ok(capped < all, `capped ${capped}, uncapped ${all}`);
+    assert.ok(none < capped, `0 gives ${none}`);
+  });
+
+  settingContract('capture.maxTurnChars', 'an imported turn longer than it is cut', async () => {
+    const file = join(temp.dir, 'long.jsonl');
+    writeFileSync(file, JSON.stringify({ role: 'user', content: `We decided to keep the audit log. ${'x'.repeat(1000)}`, sessionId: 'long-1' }) + '\n');
+    const longest = async (dir: string, ...pre: string[]): Promise<number> => {
+      assert.equal((await cli('--store', dir, ...pre, 'import', file, '--format', 'jsonl', '--no-wait')).code, 0);
+      const durable = await openStore({ dir, logger: createStreamLogger('error') });
+      try {
+        return durable.read((db) => db.get<{ n: number }>('SELECT MAX(LENGTH(text)) AS n FROM session_turns')?.n ?? 0);
+      } finally {
+        await durable.close();
+      }
+    };
+    assert.ok((await longest(store)) > 1000);
+    assert.ok((await longest(join(temp.dir, 'short'), '--set', 'capture.maxTurnChars=200')) < 300);
   });
 });

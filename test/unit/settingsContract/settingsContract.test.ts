@@ -5,6 +5,8 @@ import { coveredSettings } from './contractRegistry';
 import './searchContract';
 import './cliContract';
 import './loopContract';
+import './workerContract';
+import './hintsContract';
 
 /**
  * Settings another change is making real right now (the cross-encoder reranker and its model, the rerank top-N
@@ -25,10 +27,9 @@ const NOT_YET_COVERED: readonly string[] = [
   // feedback learning and the predictor (need sessions with outcomes)
   'feedback.ftsWeightDelta', 'feedback.minAspectWeight', 'feedback.maxAspectWeight', 'feedback.decayEnabled', 'feedback.decayRate',
   'feedback.staleDays', 'feedback.decayIntervalSessions', 'feedback.predictorEnabled', 'feedback.predictorMinSessions',
-  // hints (need a language model), graph maintenance, model loading, job worker, transcript import
-  'hints.max', 'hints.timeoutSeconds', 'graph.aspectWeight', 'graph.duplicateThreshold', 'graph.conflictThreshold', 'graph.maintenanceWindow',
-  'models.embedBatchSize', 'models.intraOpThreads', 'models.hubUrl', 'models.downloadTimeoutSeconds', 'jobs.concurrency',
-  'capture.maxMemoriesPerTranscript', 'capture.maxTurnChars',
+  // graph maintenance, model loading
+  'graph.aspectWeight', 'graph.duplicateThreshold', 'graph.conflictThreshold', 'graph.maintenanceWindow',
+  'models.embedBatchSize', 'models.intraOpThreads', 'models.hubUrl', 'models.downloadTimeoutSeconds',
 ];
 
 type Group = { properties: Record<string, unknown> };
