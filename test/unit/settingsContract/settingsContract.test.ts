@@ -7,6 +7,7 @@ import './cliContract';
 import './loopContract';
 import './workerContract';
 import './hintsContract';
+import './graphContract';
 
 /**
  * Settings another change is making real right now (the cross-encoder reranker and its model, the rerank top-N
@@ -28,7 +29,7 @@ const NOT_YET_COVERED: readonly string[] = [
   'feedback.ftsWeightDelta', 'feedback.minAspectWeight', 'feedback.maxAspectWeight', 'feedback.decayEnabled', 'feedback.decayRate',
   'feedback.staleDays', 'feedback.decayIntervalSessions', 'feedback.predictorEnabled', 'feedback.predictorMinSessions',
   // graph maintenance, model loading
-  'graph.aspectWeight', 'graph.duplicateThreshold', 'graph.conflictThreshold', 'graph.maintenanceWindow',
+  'graph.conflictThreshold',
   'models.embedBatchSize', 'models.intraOpThreads', 'models.hubUrl', 'models.downloadTimeoutSeconds',
 ];
 
