@@ -72,4 +72,34 @@ describe('settings contract: knowledge graph', () => {
     assert.equal((await duplicateScan({}, MANY)).scanned, 14);
     assert.equal((await duplicateScan({ 'graph.maintenanceWindow': 10 }, MANY)).scanned, 10);
   });
+
+  /** Aspect weights after the maintenance decay task runs `days` after extraction. */
+  const decayed = (values: Record<string, unknown>, days = 30): Promise<number[]> =>
+    withStore(values, ['The billing service uses PostgreSQL for invoices.', 'Priya owns the ranking roadmap.'], async (store, clock, embedder) => {
+      clock.advance(days * 86_400_000);
+      const s = readMemorySettings((k) => values[k]);
+      const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
+      await loop.maintenance.run(['decay-aspects']);
+      return store.read((db) => db.all<{ w: number }>('SELECT weight AS w FROM entity_aspects ORDER BY id').map((r) => Number(r.w.toFixed(6))));
+    });
+
+  settingContract('feedback.decayEnabled', 'off, stale aspect weights stay as they are', async () => {
+    const on = await decayed({});
+    assert.ok(on.every((w) => w < 0.5), `decayed: ${on.join(', ')}`);
+    assert.ok((await decayed({ 'feedback.decayEnabled': false })).every((w) => w === 0.5));
+  });
+
+  settingContract('feedback.decayRate', 'sets how far a stale aspect weight falls', async () => {
+    assert.notDeepEqual(await decayed({ 'feedback.decayRate': 0.2 }), await decayed({}));
+  });
+
+  settingContract('feedback.staleDays', 'an aspect untouched for fewer days than it does not decay', async () => {
+    assert.ok((await decayed({ 'feedback.staleDays': 60 })).every((w) => w === 0.5));
+  });
+
+  settingContract('feedback.minAspectWeight', 'is the floor a decaying weight stops at', async () => {
+    const floor = await decayed({ 'feedback.decayRate': 1, 'feedback.minAspectWeight': 0.3 });
+    assert.ok(floor.every((w) => w === 0.3), `weights ${floor.join(', ')}`);
+    assert.notDeepEqual(await decayed({ 'feedback.decayRate': 1 }), floor);
+  });
 });
