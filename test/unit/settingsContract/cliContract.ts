@@ -155,4 +155,34 @@ describe('settings contract: through the CLI', () => {
     assert.ok((await longest(store)) > 1000);
     assert.ok((await longest(join(temp.dir, 'short'), '--set', 'capture.maxTurnChars=200')) < 300);
   });
+
+  /** Aspect weights after one session whose transcript talks about the remembered facts. */
+  const weightsAfterSession = async (dir: string, ...pre: string[]): Promise<number[]> => {
+    for (const t of ['The billing service uses PostgreSQL for invoices.', 'The billing service sends invoices every Monday.']) {
+      assert.equal((await command(rememberFake, ['--store', dir, t])).code, 0);
+    }
+    assert.equal((await cli('--store', dir, ...pre, 'session', 'start', '--session', 's1', '--query', 'billing service invoices PostgreSQL')).code, 0);
+    await cli('--store', dir, ...pre, 'session', 'turn', 's1', 'The billing service uses PostgreSQL for invoices, and sends invoices every Monday.');
+    // a keyword recall inside the session is what confirms the memories' aspects
+    assert.equal((await cli('--store', dir, ...pre, 'recall', '--session', 's1', '--only', 'lexical', 'billing service PostgreSQL invoices')).code, 0);
+    const end = await cli('--store', dir, ...pre, 'session', 'end', 's1', '--json');
+    assert.equal(end.code, 0, end.err);
+    const durable = await openStore({ dir, logger: createStreamLogger('error') });
+    try {
+      return durable.read((db) => db.all<{ w: number }>('SELECT weight AS w FROM entity_aspects ORDER BY id').map((r) => Number(r.w.toFixed(6))));
+    } finally {
+      await durable.close();
+    }
+  };
+
+  settingContract('feedback.ftsWeightDelta', 'sets how much a session that used an aspect raises its weight', async () => {
+    const plain = await weightsAfterSession(store);
+    assert.ok(plain.some((w) => w > 0.5), `weights after the session: ${plain.join(', ')}`);
+    assert.notDeepEqual(await weightsAfterSession(join(temp.dir, 'big'), '--set', 'feedback.ftsWeightDelta=0.3'), plain);
+  });
+
+  settingContract('feedback.maxAspectWeight', 'caps how high feedback raises an aspect weight', async () => {
+    const capped = await weightsAfterSession(store, '--set', 'feedback.ftsWeightDelta=0.3', '--set', 'feedback.maxAspectWeight=0.6');
+    assert.ok(capped.every((w) => w <= 0.6) && capped.some((w) => w === 0.6), `weights ${capped.join(', ')}`);
+  });
 });
