@@ -102,4 +102,18 @@ describe('settings contract: knowledge graph', () => {
     assert.ok(floor.every((w) => w === 0.3), `weights ${floor.join(', ')}`);
     assert.notDeepEqual(await decayed({ 'feedback.decayRate': 1 }), floor);
   });
+
+  settingContract('feedback.decayIntervalSessions', 'every that many ended sessions, stale aspect weights decay', async () => {
+    const afterOneSession = (values: Record<string, unknown>): Promise<number[]> =>
+      withStore(values, ['The billing service uses PostgreSQL for invoices.', 'Priya owns the ranking roadmap.'], async (store, clock, embedder) => {
+        clock.advance(30 * 86_400_000);
+        const s = readMemorySettings((k) => values[k]);
+        const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
+        await loop.sessions.start({ sessionKey: 'one' });
+        await loop.sessions.end('one');
+        return store.read((db) => db.all<{ w: number }>('SELECT weight AS w FROM entity_aspects ORDER BY id').map((r) => Number(r.w.toFixed(6))));
+      });
+    assert.ok((await afterOneSession({})).every((w) => w === 0.5), 'the default 10: one session decays nothing');
+    assert.ok((await afterOneSession({ 'feedback.decayIntervalSessions': 1 })).every((w) => w < 0.5));
+  });
 });

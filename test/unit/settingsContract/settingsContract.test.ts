@@ -26,7 +26,7 @@ const NOT_YET_COVERED: readonly string[] = [
   'store.path', 'capture.enabled', 'tools.confirmWrites', 'capture.importFolder', 'team.sharedProjects',
   'llm.provider', 'llm.vscode.vendor', 'llm.vscode.family', 'llm.openaiCompatible.baseUrl', 'llm.openaiCompatible.model', 'llm.timeoutSeconds',
   // feedback learning and the predictor (need sessions with outcomes)
-  'feedback.decayIntervalSessions', 'feedback.predictorEnabled', 'feedback.predictorMinSessions',
+  'feedback.predictorEnabled', 'feedback.predictorMinSessions',
   // graph maintenance, model loading
   'graph.conflictThreshold',
   'models.embedBatchSize', 'models.intraOpThreads', 'models.hubUrl', 'models.downloadTimeoutSeconds',
