@@ -1,0 +1,86 @@
+/**
+ * Session, maintenance, hints, logging and model settings, through the real feedback loop
+ * (createFeedbackLoop with the settings' configuration, as the extension's runtime and the CLI
+ * build it) and the extension's vscode-free runtime and logger.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readMemorySettings } from '../../../src/core/config/memorySettings';
+import { createRecordingLogger, silentLogger } from '../../../src/core/logger';
+import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
+import type { FeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
+import { feedbackLoopStatus } from '../../../src/core/sessions/feedbackLoopStatus';
+import { systemClock } from '../../../src/core/clock';
+import type { ManualClock } from '../../../src/core/clock';
+import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import { levelLogger } from '../../../src/extension/levelLogger';
+import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
+import { openTestStore } from '../feedback/graphFixture';
+import { settingContract } from './contractRegistry';
+
+const HOUR = 3_600_000;
+
+describe('settings contract: sessions, maintenance, hints, logging, models', () => {
+  let store: MemoryStore;
+  let clock: ManualClock;
+  beforeEach(async () => { ({ store, clock } = await openTestStore()); });
+  afterEach(async () => { await store.close(); });
+
+  const loopWith = (values: Record<string, unknown>): FeedbackLoop => {
+    const s = readMemorySettings((k) => values[k]);
+    return createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: s.extraction.aliases });
+  };
+
+  settingContract('sessions.idleTimeoutMinutes', 'a session idle longer than it is ended by the sweep', async () => {
+    await loopWith({}).sessions.start({ sessionKey: 'idle' });
+    clock.advance(10 * 60_000);
+    assert.equal((await loopWith({}).sessions.sweep()).length, 0, 'the default 30 minutes keeps a 10-minute idle session');
+    assert.deepEqual((await loopWith({ 'sessions.idleTimeoutMinutes': 5 }).sessions.sweep()).map((r) => r.sessionKey), ['idle']);
+  });
+
+  settingContract('maintenance.scheduleEnabled', 'off, no scheduled maintenance run happens', async () => {
+    assert.equal(await loopWith({ 'maintenance.scheduleEnabled': false }).maintenance.runIfDue(), undefined);
+    assert.ok(await loopWith({}).maintenance.runIfDue(), 'the default runs when due');
+  });
+
+  settingContract('maintenance.intervalHours', 'a scheduled run is due again after it', async () => {
+    assert.ok(await loopWith({}).maintenance.runIfDue());
+    clock.advance(2 * HOUR);
+    assert.equal(await loopWith({}).maintenance.runIfDue(), undefined, 'the default 24 hours: not due after 2');
+    assert.ok(await loopWith({ 'maintenance.intervalHours': 1 }).maintenance.runIfDue());
+  });
+
+  settingContract('hints.enabled', 'on, the hints worker is armed (idle until a language model is set) instead of disabled', () => {
+    assert.equal(feedbackLoopStatus(loopWith({}), { nowMs: clock.now() }).hints.state, 'disabled');
+    assert.equal(feedbackLoopStatus(loopWith({ 'hints.enabled': true }), { nowMs: clock.now() }).hints.state, 'idle');
+  });
+
+  settingContract('log.level', 'lines below it are dropped from the output channel', () => {
+    const lines = (level: string): number => {
+      const target = createRecordingLogger();
+      const logger = levelLogger(target, () => readMemorySettings((k) => (k === 'log.level' ? level : undefined)).logLevel);
+      logger.debug('d'); logger.info('i'); logger.warn('w');
+      return target.lines.length;
+    };
+    assert.equal(lines('info'), 2);
+    assert.equal(lines('debug'), 3);
+    assert.equal(lines('error'), 0);
+  });
+
+  settingContract('models.embeddingModel', 'the runtime loads the model it names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'am-contract-model-'));
+    try {
+      const settings = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'my-model') : undefined));
+      const rt = await MemoryRuntime.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger: createRecordingLogger(), clock: systemClock }, settings, undefined);
+      try {
+        assert.equal(rt.status().model.model, join(dir, 'my-model'));
+      } finally {
+        await rt.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
