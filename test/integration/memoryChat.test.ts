@@ -23,6 +23,13 @@ describe('@memory answers from the store (fake language model)', () => {
     await vscode.commands.executeCommand('fakeLanguageModel.setScript', undefined);
   });
 
+  it('Agent Memory\'s memory-only chat model stays out of the picker while another chat model exists', async () => {
+    const fake = await vscode.lm.selectChatModels({ vendor: 'agent-memory-fake' });
+    assert.equal(fake.length, 1, 'the fake model is installed');
+    assert.deepEqual(await vscode.lm.selectChatModels({ vendor: 'agent-memory' }), [], 'the memory-only model is withdrawn');
+    assert.ok((await vscode.lm.selectChatModels()).every((m) => m.vendor !== 'agent-memory'));
+  });
+
   it('gives the first-run answer when the store is empty', async () => {
     const r = await askMemory('@memory which database do we use?');
     assert.equal(r.metadata?.empty, true, r.answer);
@@ -113,7 +120,9 @@ describe('@memory answers from the store (fake language model)', () => {
 
   it('/status reports the memory count and the language model state', async () => {
     const r = await askMemory('@memory /status');
-    assert.match(r.answer, /Memories: 2/);
+    const count = api.services.current()?.store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n);
+    assert.ok(count !== undefined && count >= 2, 'both remembered facts (and what the ended sessions left) are stored');
+    assert.match(r.answer, new RegExp(`Memories: ${count}\\b`));
     assert.match(r.answer, /Language model: off/);
   });
 });

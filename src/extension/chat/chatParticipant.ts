@@ -7,6 +7,7 @@ import { userMessage } from '../../core/errors';
 import { answerQuestion, answerRecall, answerWhy, deliverSessionStart } from './chatAnswer';
 import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chatCommands';
 import { ChatOutput } from './chatOutput';
+import { isMemoryOnlyModel } from './memoryOnlyModel';
 import { SessionCapture, sessionKeyFromHistory } from './sessionCapture';
 import type { MemoryChatMetadata } from './sessionCapture';
 import { storeIsEmpty } from '../actions/memoryActions';
@@ -67,7 +68,8 @@ async function dispatch(services: Services, capture: SessionCapture, docs: Memor
   // How many memories the answer numbered: the session-start ones are numbered after them.
   let listed = 0;
   switch (command) {
-    case 'ask': listed = (await answerQuestion(deps, prompt, request.model)).results.length; break;
+    // The memory-only model (memoryOnlyModel.ts) composes nothing: answer with the memories directly.
+    case 'ask': listed = (await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model)).results.length; break;
     case 'recall': listed = (await answerRecall(deps, prompt)).length; break;
     case 'why': listed = (await answerWhy(deps, prompt)).length; break;
     case 'remember': await rememberFromChat(rt, out, prompt, sessionKey); break;
