@@ -5,7 +5,8 @@
 // Usage: node scripts/launch.mjs [--port N] [--fake-model]
 //   --fake-model  also install the offline scripted test model the integration tests use (it echoes
 //                 its prompt, so it shows what @memory sends a model; it composes no real answer).
-//                 By default the demo runs as a user without any chat model would see it.
+//                 By default the demo runs as a user without any chat model would see it: @memory
+//                 answers with the recalled memories through Agent Memory's memory-only chat model.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureToolchain } from './vscode/install.mjs';
@@ -96,7 +97,7 @@ Agent Memory is running in VS Code (code-server) — open:
 
 Workspace: ${workspace} (a copy of test/fixtures/demoWorkspace)
 Memory store: ${storeDir}
-Language model: ${fakeModel ? 'the offline scripted test model (--fake-model: it echoes the prompt @memory sends)' : 'none installed (npm start -- --fake-model adds the scripted test model)'}
+Language model: ${fakeModel ? 'the offline scripted test model (--fake-model: it echoes the prompt @memory sends)' : 'none installed: @memory answers with the recalled memories (npm start -- --fake-model adds the scripted test model)'}
 Profile, logs: ${profile.dir} (deleted on exit)
 Press Ctrl+C to stop.`);
 }

@@ -1,6 +1,7 @@
 // e2e layer: Playwright (playwright-core + Debian Chromium) against the code-server workbench with
 // the packaged extension VSIX (and the fake language model) installed. Runs the tests exported as
-// `tests` from test/e2e/*.e2e.ts in order, in one workbench session; screenshots go to
+// `tests` from test/e2e/*.e2e.ts in order, in one workbench session (tests marked `fakeModel: false`
+// in a second session without the fake model, as a VS Code with no chat model); screenshots go to
 // test-results/e2e-*.png. Prints "e2e: N passed, N failed" and records the counts.
 // Usage: node scripts/vscode/runE2e.mjs [name filter]
 import { mkdirSync, readdirSync } from 'node:fs';
@@ -79,9 +80,18 @@ async function main() {
   const tests = await loadTests(filter);
   if (tests.length === 0) throw new HarnessError(`no e2e tests match "${filter}"`);
   const vsix = await packageExtension();
-  const fakeLm = await packageFakeLanguageModel();
+  const withModel = tests.filter((t) => t.fakeModel !== false);
+  const withoutModel = tests.filter((t) => t.fakeModel === false);
+  const fakeLm = withModel.length ? await packageFakeLanguageModel() : undefined;
   const suiteStarted = Date.now();
-  const counts = await withWorkbench({ layer: LAYER, vsixes: [fakeLm, vsix.file], settings: E2E_SETTINGS }, (session) => runTests(tests, session));
+  const counts = { passed: 0, failed: 0 };
+  for (const [group, vsixes] of [[withModel, [fakeLm, vsix.file]], [withoutModel, [vsix.file]]]) {
+    if (group.length === 0) continue;
+    if (group === withoutModel) console.log('  (without the fake language model)');
+    const c = await withWorkbench({ layer: LAYER, vsixes, settings: E2E_SETTINGS }, (session) => runTests(group, session));
+    counts.passed += c.passed;
+    counts.failed += c.failed;
+  }
   const ms = Date.now() - suiteStarted;
   writeResult(LAYER, { ...counts, skipped: 0, ms, installMs: toolchain.installMs, vsixBytes: vsix.bytes });
   console.log(`e2e suite (install VSIX, server start to stop) took ${(ms / 1000).toFixed(1)} s; whole layer ${secondsSince(started)} s; VSIX ${mib(vsix.bytes)}`);

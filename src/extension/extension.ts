@@ -8,6 +8,7 @@ import type { GraphTreeProvider } from './tree/graphTree';
 import { registerKnowledgeView } from './knowledge/knowledgeView';
 import { StoreKnowledgeSource } from './knowledge/storeKnowledgeSource';
 import { registerChatParticipant } from './chat/chatParticipant';
+import { registerMemoryOnlyModel } from './chat/memoryOnlyModel';
 import { registerMemoryDocuments } from './documents/memoryDocuments';
 import { registerTools } from './tools/lmTools';
 import type { createTools } from './tools/lmTools';
@@ -46,6 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   const panels = registerKnowledgeView(context, services);
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
   registerChatParticipant(context, services, docs);
+  registerMemoryOnlyModel(context, services);
   const tools = registerTools(context, services);
   const statusBar = registerStatusBar(context, services);
   registerImportFolder(context, services);

@@ -13,5 +13,10 @@ export interface E2eContext {
 
 export interface E2eTest {
   readonly name: string;
+  /**
+   * False: the test runs in a workbench of its own without the fake language model (VS Code with no
+   * chat model at all, as a new user has it). Default true.
+   */
+  readonly fakeModel?: boolean;
   run(ctx: E2eContext): Promise<void>;
 }

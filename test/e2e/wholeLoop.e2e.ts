@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, waitForText } from './workbench';
+import { UI_TIMEOUT_MS, askInChat, expandView, openMemoryContainer, plainText, waitForText } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const QUESTION = '@memory which database does the shelf service use?';
@@ -36,17 +36,6 @@ async function snapshot(panel: FrameLocator): Promise<Map<string, EntitySnapshot
 }
 
 let before: Map<string, EntitySnapshot> | undefined;
-
-/** Types into the chat view's input like a person and sends with Enter. */
-async function askInChat(page: Page, text: string): Promise<void> {
-  const input = page.locator('.interactive-input-part .interactive-input-editor').first();
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.click();
-  await page.keyboard.type(text, { delay: 5 });
-  // The participant suggestion widget may be open after "@memory": close it, then send.
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Enter');
-}
 
 /**
  * The whole loop through the real chat UI: a question typed into the chat input reaches @memory

@@ -85,3 +85,14 @@ export async function setSideBarWidth(page: Page, width: number): Promise<number
   await page.mouse.move(box.x + width + 200, y);
   return Math.round((await sidebar.boundingBox())?.width ?? 0);
 }
+
+/** Types into the chat view's input like a person and sends with Enter. */
+export async function askInChat(page: Page, text: string): Promise<void> {
+  const input = page.locator('.interactive-input-part .interactive-input-editor').first();
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await input.click();
+  await page.keyboard.type(text, { delay: 5 });
+  // The participant suggestion widget may be open after "@memory": close it, then send.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+}

@@ -89,4 +89,23 @@ describe('memory language model tools (vscode.lm.invokeTool)', () => {
     assert.equal(sessions.length, 1);
     assert.ok((sessions[0]?.turns ?? 0) >= 3, `tool turns: ${JSON.stringify(sessions)}`);
   });
+
+  it('the first tool call of a new session returns the session-start memories, marked, exactly as recorded', async () => {
+    const rt = api.services.current();
+    assert.ok(rt);
+    for (const s of sessionsByHarness(rt, 'vscode-lm-tools')) await rt.loop.sessions.end(s.session_key, 'explicit');
+    const first = await invoke('memory_recall', { query: 'github actions', limit: 1 });
+    const at = first.indexOf('Session-start memories (loaded once, at the start of this tool session');
+    assert.ok(at > 0, `no session-start block after the answer:\n${first}`);
+    const deliveredIds = [...first.slice(at).matchAll(/\[S\d+\] id=(\S+)/g)].map((m) => m[1]);
+    const answerIds = [...first.slice(0, at).matchAll(/\[\d+\] id=(\S+)/g)].map((m) => m[1]);
+    const active = sessionsByHarness(rt, 'vscode-lm-tools').map((s) => s.session_key);
+    const recorded = rt.store.read((db) => db.all<{ memory_id: string }>(
+      `SELECT memory_id FROM session_memories WHERE session_key IN (${active.map(() => '?').join(',')}) AND was_injected = 1`, active)).map((r) => r.memory_id);
+    assert.ok(deliveredIds.length >= 1, 'the store has memories to inject');
+    // Recorded as injected = what the result delivered: the recalled answer plus the session-start block.
+    assert.deepEqual(new Set(recorded), new Set([...answerIds, ...deliveredIds]));
+    const second = await invoke('memory_recall', { query: 'github actions', limit: 1 });
+    assert.doesNotMatch(second, /Session-start memories/, 'delivered once per session');
+  });
 });

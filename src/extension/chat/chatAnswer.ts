@@ -12,6 +12,8 @@ import type { MemoryDocuments } from '../documents/memoryDocuments';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
+import { sessionStartMarkdown, sessionStartPromptSection } from './sessionStartContext';
+import type { StartMemory } from './sessionStartContext';
 
 /** The Memory: Forget command (asks before deleting). */
 const FORGET_COMMAND = 'agentMemory.forgetMemory';
@@ -22,6 +24,8 @@ export interface RecallAnswerDeps {
   readonly out: ChatOutput;
   readonly token: vscode.CancellationToken;
   readonly sessionKey: string | undefined;
+  /** What this request's session start injected (empty after the first request of a session). */
+  readonly startMemories: readonly StartMemory[];
 }
 
 function commandLink(title: string, command: string, args: unknown[]): string {
@@ -69,8 +73,20 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
 }
 
 /**
+ * Delivers the session-start memories under the answer (numbered after the `listed` memories, as
+ * in the prompt), with references: what the session start recorded as injected is shown once, on
+ * the first answer of the conversation, whatever its command.
+ */
+export function deliverSessionStart(out: ChatOutput, memories: readonly StartMemory[], listed: number): void {
+  if (memories.length === 0) return;
+  out.markdown(sessionStartMarkdown(memories, listed + 1));
+  for (const m of memories) out.reference(memoryUri(m.id));
+}
+
+/**
  * The default question: recall, then let the chat model answer from the memories (current first,
- * stale ones marked "SUPERSEDED by [n]" in the prompt). Without a model, or when the model fails or
+ * stale ones marked "SUPERSEDED by [n]" in the prompt; on the first request of a conversation the
+ * session-start memories follow, numbered after them). Without a model, or when the model fails or
  * says nothing, the answer is the memories themselves (memoriesOnlyAnswer) with how to get
  * composed answers.
  */
@@ -84,7 +100,8 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
   let composed = false;
   if (model) {
     try {
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(answerPrompt(query, results))], {}, deps.token);
+      const prompt = answerPrompt(query, results, sessionStartPromptSection(deps.startMemories, results.length + 1));
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, deps.token);
       for await (const chunk of response.text) {
         if (deps.token.isCancellationRequested) break;
         deps.out.markdown(chunk);

@@ -4,9 +4,10 @@
  */
 import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
-import { answerQuestion, answerRecall, answerWhy } from './chatAnswer';
+import { answerQuestion, answerRecall, answerWhy, deliverSessionStart } from './chatAnswer';
 import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chatCommands';
 import { ChatOutput } from './chatOutput';
+import { isMemoryOnlyModel } from './memoryOnlyModel';
 import { SessionCapture, sessionKeyFromHistory } from './sessionCapture';
 import type { MemoryChatMetadata } from './sessionCapture';
 import { storeIsEmpty } from '../actions/memoryActions';
@@ -59,21 +60,28 @@ async function dispatch(services: Services, capture: SessionCapture, docs: Memor
     out.markdown(`Ask me something, for example \`@memory ${command === 'ask' ? '' : `/${command} `}which database do we use?\``);
     return { command };
   }
-  const sessionKey = await capture.chatSession(rt, sessionKeyFromHistory(chatContext.history, PARTICIPANT_ID), prompt);
+  const session = await capture.chatSession(rt, sessionKeyFromHistory(chatContext.history, PARTICIPANT_ID), prompt);
+  const sessionKey = session?.key;
+  const startMemories = session?.startMemories ?? [];
   await capture.turn(rt, sessionKey, 'user', command === 'ask' ? prompt : `/${command} ${prompt}`);
-  const deps = { rt, docs, out, token, sessionKey };
+  const deps = { rt, docs, out, token, sessionKey, startMemories };
+  // How many memories the answer numbered: the session-start ones are numbered after them.
+  let listed = 0;
   switch (command) {
-    case 'ask': await answerQuestion(deps, prompt, request.model); break;
-    case 'recall': await answerRecall(deps, prompt); break;
-    case 'why': await answerWhy(deps, prompt); break;
+    // The memory-only model (memoryOnlyModel.ts) composes nothing: answer with the memories directly.
+    case 'ask': listed = (await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model)).results.length; break;
+    case 'recall': listed = (await answerRecall(deps, prompt)).length; break;
+    case 'why': listed = (await answerWhy(deps, prompt)).length; break;
     case 'remember': await rememberFromChat(rt, out, prompt, sessionKey); break;
     case 'forget': await forgetFromChat(rt, out, prompt); break;
     case 'pin': await pinFromChat(rt, out, prompt, true); break;
     case 'unpin': await pinFromChat(rt, out, prompt, false); break;
     default: out.markdown(`Unknown command /${command}. Try /recall, /why, /remember, /forget, /pin, /unpin or /status.`);
   }
-  if (!token.isCancellationRequested) await capture.turn(rt, sessionKey, 'assistant', out.text());
-  return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
+  if (token.isCancellationRequested) return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
+  deliverSessionStart(out, startMemories, listed);
+  await capture.turn(rt, sessionKey, 'assistant', out.text());
+  return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}), ...(startMemories.length ? { sessionStart: startMemories.map((m) => m.id) } : {}) };
 }
 
 export function registerChatParticipant(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {

@@ -85,8 +85,9 @@ export function explainDocument(query: string, r: RecallResult): string {
  * The prompt that asks a chat model to answer from recalled memories only (numbered in the given
  * order; pass `currentFirst(results)`). A stale memory carries "SUPERSEDED by [n]" (or the
  * replacing text when that memory was not recalled), so the model answers with the current fact.
+ * `sessionStart` is the session-start section (sessionStartContext.ts), numbered after the results.
  */
-export function answerPrompt(question: string, results: readonly RecallResult[]): string {
+export function answerPrompt(question: string, results: readonly RecallResult[], sessionStart = ''): string {
   const memories = results.map((r, i) => {
     const stale = staleLabel(r, results, 240);
     const mark = stale ? ` ${stale.replace(/^(partly )?superseded/, (m) => m.toUpperCase())} —` : '';
@@ -101,6 +102,7 @@ export function answerPrompt(question: string, results: readonly RecallResult[])
     'Memories:',
     memories,
     '',
+    ...(sessionStart ? [sessionStart, ''] : []),
     `Question: ${question}`,
   ].join('\n');
 }

@@ -9,6 +9,7 @@ import { userMessage } from '../../core/errors';
 import { getSession } from '../../core/sessions/sessionRecords';
 import type { MemoryRuntime } from '../runtime/memoryRuntime';
 import type { Services } from '../host/services';
+import type { StartMemory } from './sessionStartContext';
 
 export const CHAT_HARNESS = 'vscode-chat';
 export const TOOLS_HARNESS = 'vscode-lm-tools';
@@ -18,6 +19,18 @@ export interface MemoryChatMetadata {
   readonly sessionKey?: string;
   readonly query?: string;
   readonly empty?: boolean;
+  /** Ids of the session-start memories this answer delivered (first answer of a session only). */
+  readonly sessionStart?: readonly string[];
+}
+
+/**
+ * The session a request belongs to. `startMemories` holds what the session start injected (and
+ * recorded as injected) when this request started the session, else nothing: the caller must
+ * deliver them with this answer, once.
+ */
+export interface CapturedSession {
+  readonly key: string;
+  readonly startMemories: readonly StartMemory[];
 }
 
 /** The session key of the latest @memory answer in this conversation, if any. */
@@ -38,15 +51,16 @@ export class SessionCapture {
   constructor(private readonly services: Services) {}
 
   /** The session for a chat request: the conversation's own while it is active, else a new one. */
-  async chatSession(rt: MemoryRuntime, previousKey: string | undefined, prompt: string): Promise<string | undefined> {
+  async chatSession(rt: MemoryRuntime, previousKey: string | undefined, prompt: string): Promise<CapturedSession | undefined> {
     if (!this.services.captureEnabled()) return undefined;
     return this.activeOrStart(rt, previousKey, CHAT_HARNESS, prompt);
   }
 
-  async toolSession(rt: MemoryRuntime): Promise<string | undefined> {
+  async toolSession(rt: MemoryRuntime): Promise<CapturedSession | undefined> {
     if (!this.services.captureEnabled()) return undefined;
-    this.toolSessionKey = await this.activeOrStart(rt, this.toolSessionKey, TOOLS_HARNESS, undefined);
-    return this.toolSessionKey;
+    const session = await this.activeOrStart(rt, this.toolSessionKey, TOOLS_HARNESS, undefined);
+    this.toolSessionKey = session?.key;
+    return session;
   }
 
   async turn(rt: MemoryRuntime, key: string | undefined, role: 'user' | 'assistant' | 'tool', text: string): Promise<void> {
@@ -58,12 +72,12 @@ export class SessionCapture {
     }
   }
 
-  private async activeOrStart(rt: MemoryRuntime, key: string | undefined, harness: string, query: string | undefined): Promise<string | undefined> {
+  private async activeOrStart(rt: MemoryRuntime, key: string | undefined, harness: string, query: string | undefined): Promise<CapturedSession | undefined> {
     try {
-      if (key && rt.store.read((db) => getSession(db, key))?.status === 'active') return key;
+      if (key && rt.store.read((db) => getSession(db, key))?.status === 'active') return { key, startMemories: [] };
       const started = await rt.loop.sessions.start({ harness, project: vscode.workspace.name ?? null, ...(query ? { query } : {}) });
-      this.services.logger.debug(`session ${started.sessionKey} started (${harness}); ${started.injected.length} memories at start`);
-      return started.sessionKey;
+      this.services.logger.debug(`session ${started.sessionKey} started (${harness}); ${started.injected.length} memories injected at start`);
+      return { key: started.sessionKey, startMemories: started.created ? started.injected.map((m) => ({ id: m.id, content: m.content })) : [] };
     } catch (e) {
       this.services.logger.warn(`could not start a ${harness} session (${userMessage(e)}); this exchange is not captured`);
       return undefined;

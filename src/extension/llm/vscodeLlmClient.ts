@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/errors';
 import type { LlmClient } from '../../core/hostContext';
+import { isMemoryOnlyModel } from '../chat/memoryOnlyModel';
 
 export interface VscodeModelSelector {
   /** Empty strings select any vendor / family. */
@@ -18,10 +19,13 @@ function selector(s: VscodeModelSelector): vscode.LanguageModelChatSelector {
   return { ...(s.vendor ? { vendor: s.vendor } : {}), ...(s.family ? { family: s.family } : {}) };
 }
 
-/** The first chat model matching the selector, or undefined when none is installed. */
+/**
+ * The first chat model matching the selector, or undefined when none is installed. Agent Memory's
+ * own memory-only model (chat/memoryOnlyModel.ts) composes nothing, so it is never picked.
+ */
 export async function pickChatModel(s: VscodeModelSelector): Promise<vscode.LanguageModelChat | undefined> {
   const models = await vscode.lm.selectChatModels(selector(s));
-  return models[0];
+  return models.find((m) => !isMemoryOnlyModel(m));
 }
 
 function toMemoryError(e: unknown, label: string): MemoryError {

@@ -2,7 +2,8 @@
  * Language model tools (contributes.languageModelTools): memory_recall, memory_remember and
  * memory_pin, so agent mode and any participant can use memory. The writing tools ask for
  * confirmation (agentMemory.tools.confirmWrites); every call is captured into the window's tool
- * session (recall results tracked for the feedback loop).
+ * session (recall results tracked for the feedback loop), and the first call of a session returns
+ * that session's start memories after its own answer, marked as such.
  */
 import * as vscode from 'vscode';
 import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
@@ -11,6 +12,7 @@ import { redactSecrets } from '../../core/memory/redaction';
 import { recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
 import { SessionCapture } from '../chat/sessionCapture';
 import { snippet, toolResultText } from '../chat/recallFormat';
+import { sessionStartToolText } from '../chat/sessionStartContext';
 import { pinConfirmationMarkdown, rememberConfirmationMarkdown } from './lmToolText';
 import type { Services } from '../host/services';
 
@@ -58,9 +60,9 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       const limit = typeof options.input.limit === 'number' ? Math.min(TOOL_MAX_RESULTS, Math.max(1, Math.round(options.input.limit))) : undefined;
       const rt = await services.runtime();
       const session = await capture.toolSession(rt);
-      const results = await recallMemories(rt, query, { ...(limit ? { limit } : {}), ...(session ? { session, injected: true } : {}) });
-      await capture.turn(rt, session, 'tool', `${TOOL_NAMES.recall}(${query}) → ${results.length} memories`);
-      return toolResultText(query, results);
+      const results = await recallMemories(rt, query, { ...(limit ? { limit } : {}), ...(session ? { session: session.key, injected: true } : {}) });
+      await capture.turn(rt, session?.key, 'tool', `${TOOL_NAMES.recall}(${query}) → ${results.length} memories`);
+      return toolResultText(query, results) + sessionStartToolText(session?.startMemories ?? []);
     }),
   };
   const remember: vscode.LanguageModelTool<RememberToolInput> = {
@@ -74,9 +76,9 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       if (!services.trustGates().toolWrites) throw new MemoryError('E_USAGE', 'Agent Memory does not capture from agents in an untrusted workspace; trust the workspace first.');
       const rt = await services.runtime();
       const session = await capture.toolSession(rt);
-      const r = await rememberText(rt, content, { sourceType: 'vscode-lm-tool', ...(typeof options.input.type === 'string' && options.input.type ? { type: options.input.type } : {}), ...(session ? { sessionKey: session } : {}), ...(vscode.workspace.name ? { project: vscode.workspace.name } : {}) });
-      await capture.turn(rt, session, 'tool', `${TOOL_NAMES.remember}: ${snippet(content, 200)}`);
-      return r.duplicate ? `Already remembered as ${r.id}; nothing added.` : `Remembered as ${r.id}.`;
+      const r = await rememberText(rt, content, { sourceType: 'vscode-lm-tool', ...(typeof options.input.type === 'string' && options.input.type ? { type: options.input.type } : {}), ...(session ? { sessionKey: session.key } : {}), ...(vscode.workspace.name ? { project: vscode.workspace.name } : {}) });
+      await capture.turn(rt, session?.key, 'tool', `${TOOL_NAMES.remember}: ${snippet(content, 200)}`);
+      return (r.duplicate ? `Already remembered as ${r.id}; nothing added.` : `Remembered as ${r.id}.`) + sessionStartToolText(session?.startMemories ?? []);
     }),
   };
   const pin: vscode.LanguageModelTool<PinToolInput> = {
@@ -93,8 +95,8 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       const rt = await services.runtime();
       const session = await capture.toolSession(rt);
       const r = await setEntityPinned(rt, entity, pinned);
-      await capture.turn(rt, session, 'tool', `${TOOL_NAMES.pin}: ${pinned ? 'pin' : 'unpin'} ${r.name}`);
-      return r.changed ? `${pinned ? 'Pinned' : 'Unpinned'} ${r.name}.` : `${r.name} was already ${pinned ? 'pinned' : 'unpinned'}.`;
+      await capture.turn(rt, session?.key, 'tool', `${TOOL_NAMES.pin}: ${pinned ? 'pin' : 'unpin'} ${r.name}`);
+      return (r.changed ? `${pinned ? 'Pinned' : 'Unpinned'} ${r.name}.` : `${r.name} was already ${pinned ? 'pinned' : 'unpinned'}.`) + sessionStartToolText(session?.startMemories ?? []);
     }),
   };
   return { recall, remember, pin };

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../src/core/clock';
 import { readMemorySettings } from '../../../src/core/config/memorySettings';
-import { createHintsJobHandler } from '../../../src/core/hints/hintsWorker';
+import { createHintsJobHandler } from '../../../src/core/hints/hintsJobHandler';
 import type { LlmClient } from '../../../src/core/hostContext';
 import { JobWorker } from '../../../src/core/jobs/jobWorker';
 import { silentLogger } from '../../../src/core/logger';

@@ -15,7 +15,7 @@ import { feedbackLoopStatus } from '../../../src/core/sessions/feedbackLoopStatu
 import { systemClock } from '../../../src/core/clock';
 import type { ManualClock } from '../../../src/core/clock';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
-import { levelLogger } from '../../../src/extension/levelLogger';
+import { levelLogger } from '../../../src/extension/host/levelLogger';
 import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
 import { openTestStore } from '../feedback/graphFixture';
 import { settingContract } from './contractRegistry';

@@ -1,0 +1,36 @@
+/**
+ * The session-start memories (what SessionService.start chose within the injection budget and
+ * recorded as injected) as delivered: in the @memory prompt the model sees, in the visible
+ * answer, and in the first language model tool result of a session. Numbering continues after
+ * the recalled memories, so one citation scheme [n] covers both. vscode-free (unit-tested).
+ */
+import { escapeMarkdown, snippet } from './recallFormat';
+
+/** A memory injected at session start (the fields of the core's InjectedCandidate used here). */
+export interface StartMemory {
+  readonly id: string;
+  readonly content: string;
+}
+
+/** The prompt section: each session-start memory numbered from `first`, whole text. */
+export function sessionStartPromptSection(memories: readonly StartMemory[], first: number): string {
+  if (memories.length === 0) return '';
+  return [
+    'Memories loaded at the start of this conversation (important and recent for this project; cite them as [n] too):',
+    ...memories.map((m, i) => `[${first + i}] ${m.content.replace(/\s+/g, ' ').trim()}`),
+  ].join('\n');
+}
+
+/** The visible section under an answer: what was loaded at session start, numbered from `first`. */
+export function sessionStartMarkdown(memories: readonly StartMemory[], first: number): string {
+  if (memories.length === 0) return '';
+  const lines = memories.map((m, i) => `${first + i}. ${escapeMarkdown(snippet(m.content))}`);
+  return `\n\n**Loaded at the start of this conversation** (${memories.length}, by importance and recency):\n\n${lines.join('\n')}\n`;
+}
+
+/** The block a language model tool appends to the first result of its session. */
+export function sessionStartToolText(memories: readonly StartMemory[]): string {
+  if (memories.length === 0) return '';
+  const blocks = memories.map((m, i) => `[S${i + 1}] id=${m.id}\n${m.content}`);
+  return `\n\nSession-start memories (loaded once, at the start of this tool session, by importance and recency; not part of the answer above):\n\n${blocks.join('\n\n')}`;
+}
