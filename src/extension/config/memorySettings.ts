@@ -124,7 +124,7 @@ export function searchSettings(get: SettingGetter): SearchConfig {
     vector: defined({ enabled: b('vectorEnabled') }),
     hints: defined({ enabled: b('hintsEnabled') }),
     graphBoost: defined({ enabled: b('graphBoostEnabled'), weight: n('graphBoostWeight') }),
-    traversal: defined({ enabled: b('traversalEnabled') }),
+    traversal: defined({ enabled: b('traversalEnabled'), includePinned: b('pinsFocal') }),
     facets: defined({ enabled: b('facetsEnabled') }),
     temporalPrior: defined({ enabled: b('temporalPriorEnabled'), maxBoost: n('temporalPriorMaxBoost'), halfLifeDays: n('temporalPriorHalfLifeDays') }),
     recency: defined({ enabled: b('recencyEnabled'), halfLifeDays: n('recencyHalfLifeDays') }),
