@@ -31,6 +31,13 @@ export const DEFAULT_RERANK_COSINE_WEIGHT = 0.3;
 /** Cross-encoder head and timeout (~140 ms per document on CPU). */
 export const DEFAULT_CROSS_ENCODER_TOP_N = 6;
 export const DEFAULT_CROSS_ENCODER_TIMEOUT_MS = 1500;
+/**
+ * LLM reranker (backgroundLlmReranker.ts): budget of one background scoring call, and the weight
+ * of the model's relevance in the blend with the fused score. The blend weight is not measured on
+ * the development sets (bench/quality.ts runs without a language model).
+ */
+export const DEFAULT_LLM_RERANK_BUDGET_MS = 30_000;
+export const DEFAULT_LLM_RERANK_BLEND = 0.5;
 /** Characters of each candidate sent to the LLM reranker. */
 export const DEFAULT_LLM_RERANK_SNIPPET_CHARS = 400;
 
@@ -53,6 +60,8 @@ export interface ModelConfig {
   readonly crossEncoderModel: string;
   readonly crossEncoderTopN: number;
   readonly crossEncoderTimeoutMs: number;
+  /** Budget of the LLM reranker's background call, outside the interactive rerankTimeoutMs. */
+  readonly llmRerankBudgetMs: number;
   readonly hubUrl: string;
   readonly downloadTimeoutMs: number;
 }
@@ -67,6 +76,7 @@ export const DEFAULT_MODEL_CONFIG: ModelConfig = {
   crossEncoderModel: '',
   crossEncoderTopN: DEFAULT_CROSS_ENCODER_TOP_N,
   crossEncoderTimeoutMs: DEFAULT_CROSS_ENCODER_TIMEOUT_MS,
+  llmRerankBudgetMs: DEFAULT_LLM_RERANK_BUDGET_MS,
   hubUrl: DEFAULT_MODEL_HUB_URL,
   downloadTimeoutMs: DEFAULT_DOWNLOAD_TIMEOUT_MS,
 };
@@ -95,6 +105,7 @@ export function resolveModelConfig(partial: Partial<ModelConfig> = {}): ModelCon
     crossEncoderModel: typeof partial.crossEncoderModel === 'string' ? partial.crossEncoderModel.trim() : d.crossEncoderModel,
     crossEncoderTopN: clampInt(partial.crossEncoderTopN, d.crossEncoderTopN, 1, 50),
     crossEncoderTimeoutMs: clampInt(partial.crossEncoderTimeoutMs, d.crossEncoderTimeoutMs, 50, 60_000),
+    llmRerankBudgetMs: clampInt(partial.llmRerankBudgetMs, d.llmRerankBudgetMs, 1000, 600_000),
     hubUrl: text(partial.hubUrl, d.hubUrl).replace(/\/+$/, ''),
     downloadTimeoutMs: clampInt(partial.downloadTimeoutMs, d.downloadTimeoutMs, 1000, 600_000),
   };

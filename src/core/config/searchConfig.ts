@@ -96,7 +96,11 @@ export interface TraversalConfig {
    * synthetic set it moved recall@10 by 0.002. docs/recall-design.md has the table.
    */
   readonly enabled: boolean;
-  /** Whether recall's focal entities include pinned ones (default false: no pinned ballast). */
+  /**
+   * Pinned entities are focal in every recall (setting `search.pinsFocal`, default on), even with
+   * traversal off: their constraints, aspects' attributes and mentions feed the traversal channel,
+   * which lifts only candidates no arm anchored, capped at unanchoredCap.
+   */
   readonly includePinned: boolean;
   /** Traversal budgets. */
   readonly maxAspectsPerEntity: number;
@@ -233,7 +237,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
   traversal: {
-    enabled: false, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
+    enabled: false, includePinned: true, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
     maxBranching: 4, minDependencyStrength: 0.3, minConfidence: 0.5, timeoutMs: 500,
     unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7, minSpecificity: 0.3,
   },

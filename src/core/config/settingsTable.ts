@@ -165,6 +165,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Add memories reached by walking from focal (and pinned) entities through the knowledge graph (off by default: it lowered recall on real conversations, see docs/recall-design.md).",
   },
   {
+    key: 'search.pinsFocal', type: 'boolean', default: true, scope: 'window', target: 'search.traversal.includePinned',
+    description: "Treat pinned entities as focal in every recall: memories about them (constraints, attributes, mentions) join the results below memories that match the query, even with traversal off.",
+  },
+  {
     key: 'search.facetsEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.facets.enabled',
     description: "Prefer results that cover different aspects over near-repeats.",
   },
@@ -251,11 +255,11 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'models.rerankTopN', type: 'integer', default: 20, minimum: 1, maximum: 200, scope: 'window', target: 'models.rerankTopN',
-    description: "Results the reranker reorders.",
+    description: "Results the reranker reorders (the cross-encoder reorders its own head of 6 within 1.5 s).",
   },
   {
     key: 'models.rerankTimeoutMs', type: 'integer', default: 2000, minimum: 50, maximum: 60000, scope: 'window', target: 'models.rerankTimeoutMs',
-    description: "Longest the reranker may take before the original order is kept (ms).",
+    description: "Longest recall waits for the reranker before the original order is kept (ms). The LLM reranker scores in the background instead and blends into the next recall of the same query.",
   },
   {
     key: 'models.crossEncoderModel', type: 'string', default: '', scope: 'machine-overridable', restricted: true, target: 'models.crossEncoderModel',

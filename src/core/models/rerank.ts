@@ -34,7 +34,7 @@ export interface Reranker {
   warmUp?(): Promise<void>;
 }
 
-export type RerankStatus = 'reranked' | 'unchanged' | 'timeout' | 'failed';
+export type RerankStatus = 'reranked' | 'unchanged' | 'deferred' | 'timeout' | 'failed';
 
 export interface RerankResult<T extends RerankCandidate> {
   readonly candidates: T[];
@@ -50,6 +50,12 @@ export const noopReranker: Reranker = {
 };
 
 class RerankTimeout extends Error {}
+
+/**
+ * Thrown by a provider that answers later instead of now (backgroundLlmReranker.ts): rerank()
+ * keeps the original order with status 'deferred' and the message as its note.
+ */
+export class RerankDeferred extends Error {}
 
 export async function rerank<T extends RerankCandidate>(
   query: string,
@@ -74,6 +80,7 @@ export async function rerank<T extends RerankCandidate>(
     const answer = await Promise.race([work, timeout]);
     return { candidates: [...mapBack(head, answer), ...tail], status: 'reranked' };
   } catch (e) {
+    if (e instanceof RerankDeferred) return { candidates: original, status: 'deferred', note: `reranker ${provider.id}: ${e.message}; original order kept` };
     if (e instanceof RerankTimeout) return { candidates: original, status: 'timeout', note: `reranker ${provider.id} timed out after ${timeoutMs} ms; original order kept` };
     const reason = e instanceof Error ? e.message : String(e);
     return { candidates: original, status: 'failed', note: `reranker ${provider.id} failed (${reason}); original order kept` };

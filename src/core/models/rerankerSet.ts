@@ -6,13 +6,15 @@
  * The cross-encoder runs in a worker thread. 'none' → pass-through; 'embedding' → 0.7/0.3 blend with cached vectors (pass-through when the
  * query has no vector); 'crossEncoder' → the configured model folder, loaded once and reused
  * (a missing model makes every call keep the original order; warmUp() preloads it); 'llm' → the host's LLM client
- * (pass-through when none is enabled).
+ * scoring in the background under its own budget and blended into the next recall of the same
+ * query (backgroundLlmReranker.ts; pass-through when no client is enabled).
  */
 import type { ModelConfig } from '../config/modelConfig';
 import type { LlmClient } from '../hostContext';
+import { createBackgroundLlmReranker } from './backgroundLlmReranker';
+import type { BackgroundLlmReranker } from './backgroundLlmReranker';
 import { createCrossEncoderReranker } from './crossEncoderReranker';
 import { createEmbeddingReranker } from './embeddingReranker';
-import { createLlmReranker } from './llmReranker';
 import { resolveModelDir } from './modelPaths';
 import { createWorkerPairScorer } from './workerPairScorer';
 import type { WorkerPairScorer } from './workerPairScorer';
@@ -33,6 +35,7 @@ export interface QueryVectors {
 export class RerankerSet {
   private crossEncoder: Reranker | undefined;
   private scorer: WorkerPairScorer | undefined;
+  private llm: BackgroundLlmReranker | undefined;
 
   constructor(private readonly config: ModelConfig, private readonly deps: RerankerDeps) {}
 
@@ -69,14 +72,23 @@ export class RerankerSet {
         }
         return this.crossEncoder;
       case 'llm':
-        return this.deps.llm ? createLlmReranker(this.deps.llm) : noopReranker;
+        if (!this.deps.llm) return noopReranker;
+        this.llm ??= createBackgroundLlmReranker(this.deps.llm, { budgetMs: this.config.llmRerankBudgetMs });
+        return this.llm;
       default:
         return noopReranker;
     }
   }
 
-  /** Stops the cross-encoder worker (a later query starts it again). */
+  /** Resolves when the LLM reranker's background scoring started so far has finished. */
+  async settled(): Promise<void> {
+    await this.llm?.settled();
+  }
+
+  /** Stops the cross-encoder worker and the LLM reranker's background calls (a later query starts them again). */
   async dispose(): Promise<void> {
+    this.llm?.dispose();
+    this.llm = undefined;
     const scorer = this.scorer;
     this.scorer = undefined;
     this.crossEncoder = undefined;

@@ -1,6 +1,7 @@
 /**
- * Focal entity resolution. Pinned entities are always included (a
- * union, not a fallback); the rest comes from the first source that resolves: checkpoint ids >
+ * Focal entity resolution (docs/recall-design.md "focal entities"). Pinned entities are included
+ * unless includePinned is false (a union, not a fallback); with an agent id only that agent's
+ * entities count; the rest comes from the first source that resolves: checkpoint ids >
  * project path (last two path parts, project entities, by mentions, at most 5) > query tokens
  * (canonical_name LIKE, by mentions, at most 20). With nothing resolved and a session key, the
  * source is "session_key". Any exception gives an empty result.
@@ -23,8 +24,10 @@ export interface FocalOptions {
   readonly sessionKey?: string;
   readonly checkpointEntityIds?: readonly string[];
   readonly queryTokens?: readonly string[];
-  /** Default true; recall passes false (no pinned ballast in recall). */
+  /** Default true; recall passes the search.pinsFocal setting (traversal.includePinned). */
   readonly includePinned?: boolean;
+  /** Only this agent's entities (pinned, checkpoint, project, query); undefined = every agent. */
+  readonly agentId?: string;
 }
 
 interface EntityRow { id: string; name: string }
@@ -42,13 +45,16 @@ export function projectTokens(project: string): string[] {
 export function resolveFocalEntities(db: SqlReader, opts: FocalOptions): FocalEntityResult {
   const fallbackSource: FocalSource = opts.project !== undefined ? 'project' : 'query';
   try {
+    const agent = opts.agentId;
+    const agentSql = agent === undefined ? '' : ' AND agent_id = ?';
+    const agentParam = agent === undefined ? [] : [agent];
     const pinned = opts.includePinned === false ? [] : db.all<EntityRow>(
-      "SELECT id, name FROM entities WHERE pinned = 1 AND status = 'active' ORDER BY pinned_at DESC, updated_at DESC");
+      `SELECT id, name FROM entities WHERE pinned = 1 AND status = 'active'${agentSql} ORDER BY pinned_at DESC, updated_at DESC`, agentParam);
     let resolved: EntityRow[] = [];
     let source: FocalSource | undefined;
     if (opts.checkpointEntityIds && opts.checkpointEntityIds.length > 0) {
       const ids = [...opts.checkpointEntityIds];
-      resolved = db.all<EntityRow>(`SELECT id, name FROM entities WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
+      resolved = db.all<EntityRow>(`SELECT id, name FROM entities WHERE id IN (${ids.map(() => '?').join(',')})${agentSql}`, [...ids, ...agentParam]);
       if (resolved.length > 0) source = 'checkpoint';
     }
     if (!source && opts.project !== undefined) {
@@ -56,14 +62,14 @@ export function resolveFocalEntities(db: SqlReader, opts: FocalOptions): FocalEn
       if (toks.length > 0) {
         const where = toks.map(() => "(canonical_name LIKE ? ESCAPE '\\' OR lower(name) LIKE ? ESCAPE '\\')").join(' OR ');
         resolved = db.all<EntityRow>(
-          `SELECT id, name FROM entities WHERE entity_type = 'project' AND status = 'active' AND (${where}) ORDER BY mentions DESC, id LIMIT 5`,
-          toks.flatMap((t) => [`%${likeEscape(t)}%`, `%${likeEscape(t)}%`]));
+          `SELECT id, name FROM entities WHERE entity_type = 'project' AND status = 'active'${agentSql} AND (${where}) ORDER BY mentions DESC, id LIMIT 5`,
+          [...agentParam, ...toks.flatMap((t) => [`%${likeEscape(t)}%`, `%${likeEscape(t)}%`])]);
         if (resolved.length > 0) source = 'project';
       }
     }
     if (!source && opts.queryTokens && opts.queryTokens.length > 0) {
       const toks = opts.queryTokens.flatMap((q) => graphTokens(q));
-      const ids = entitiesForTokens(db, toks, 20);
+      const ids = entitiesForTokens(db, toks, 20, agent);
       if (ids.length > 0) {
         const names = new Map(db.all<EntityRow>(`SELECT id, name FROM entities WHERE id IN (${ids.map(() => '?').join(',')})`, ids).map((e) => [e.id, e.name]));
         resolved = ids.map((id) => ({ id, name: names.get(id) ?? id }));

@@ -29,18 +29,19 @@ function likeEscape(s: string): string {
  * most mentioned first; when the tokens make no FTS match expression, a substring LIKE on
  * canonical_name.
  */
-export function entitiesForTokens(db: SqlReader, tokens: readonly string[], limit: number): string[] {
+export function entitiesForTokens(db: SqlReader, tokens: readonly string[], limit: number, agentId?: string): string[] {
   if (tokens.length === 0) return [];
   const match = buildMatchExpression(tokens, 'OR');
+  const agentParam = agentId === undefined ? [] : [agentId];
   if (match) {
     return db.all<{ id: string }>(
       `SELECT e.id AS id FROM entities_fts f JOIN entities e ON e.rowid = f.rowid
-        WHERE entities_fts MATCH ? AND e.status = 'active' ORDER BY e.mentions DESC, e.id LIMIT ?`, [`canonical_name : (${match})`, limit]).map((r) => r.id);
+        WHERE entities_fts MATCH ? AND e.status = 'active'${agentId === undefined ? '' : ' AND e.agent_id = ?'} ORDER BY e.mentions DESC, e.id LIMIT ?`, [`canonical_name : (${match})`, ...agentParam, limit]).map((r) => r.id);
   }
   const where = tokens.map(() => "canonical_name LIKE ? ESCAPE '\\'").join(' OR ');
   return db.all<{ id: string }>(
-    `SELECT id FROM entities WHERE status = 'active' AND (${where}) ORDER BY mentions DESC, id LIMIT ?`,
-    [...tokens.map((t) => `%${likeEscape(t)}%`), limit]).map((r) => r.id);
+    `SELECT id FROM entities WHERE status = 'active'${agentId === undefined ? '' : ' AND agent_id = ?'} AND (${where}) ORDER BY mentions DESC, id LIMIT ?`,
+    [...agentParam, ...tokens.map((t) => `%${likeEscape(t)}%`), limit]).map((r) => r.id);
 }
 
 /**
@@ -69,13 +70,16 @@ export function queryCoverage(canonicalName: string, queryTokens: ReadonlySet<st
   return words.filter((w) => queryTokens.has(w)).length / words.length;
 }
 
-/** `exclude`: tokens not to match (the request's project name: every memory of it would qualify). */
-export function getGraphBoostIds(db: SqlReader, query: string, cfg: SearchConfig['graphBoost'], now: () => number = Date.now, exclude: ReadonlySet<string> = new Set()): GraphBoostResult {
+/**
+ * `exclude`: tokens not to match (the request's project name: every memory of it would qualify).
+ * `agentId`: only this agent's entities boost (query hits and one-hop neighbours); undefined = all.
+ */
+export function getGraphBoostIds(db: SqlReader, query: string, cfg: SearchConfig['graphBoost'], now: () => number = Date.now, exclude: ReadonlySet<string> = new Set(), agentId?: string): GraphBoostResult {
   try {
     const deadline = now() + cfg.timeoutMs;
     const tokens = graphTokens(query).filter((t) => !exclude.has(t));
     if (tokens.length === 0) return EMPTY();
-    const hits = entitiesForTokens(db, tokens, cfg.maxEntities);
+    const hits = entitiesForTokens(db, tokens, cfg.maxEntities, agentId);
     if (hits.length === 0) return EMPTY();
     if (now() > deadline) return { memoryIds: new Set(), weights: new Map(), entityIds: hits, timedOut: true };
     const ph = hits.map(() => '?').join(',');
@@ -83,7 +87,8 @@ export function getGraphBoostIds(db: SqlReader, query: string, cfg: SearchConfig
       `SELECT DISTINCT id FROM (
          SELECT target_entity_id AS id FROM relations WHERE source_entity_id IN (${ph})
          UNION SELECT source_entity_id AS id FROM relations WHERE target_entity_id IN (${ph})
-       ) WHERE id NOT IN (${ph}) LIMIT ?`, [...hits, ...hits, ...hits, cfg.maxNeighbours]).map((r) => r.id);
+       ) WHERE id NOT IN (${ph})${agentId === undefined ? '' : ' AND id IN (SELECT id FROM entities WHERE agent_id = ?)'} LIMIT ?`,
+      [...hits, ...hits, ...hits, ...(agentId === undefined ? [] : [agentId]), cfg.maxNeighbours]).map((r) => r.id);
     const entityIds = [...hits, ...neighbours];
     if (now() > deadline) return { memoryIds: new Set(), weights: new Map(), entityIds, timedOut: true };
     // Entity weight: flat 1, or specificity × centrality to the query (neighbours: half

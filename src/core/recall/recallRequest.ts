@@ -8,7 +8,8 @@ import type { SearchConfig } from '../config/searchConfig';
 import { resolveSearchConfig } from '../config/searchConfig';
 import type { RecallFilter } from './overFetch';
 import type { Embedder } from '../models/embedder';
-import type { Reranker } from '../models/rerank';
+import type { RerankOptions, Reranker } from '../models/rerank';
+import type { QueryVectors } from '../models/rerankerSet';
 import type { VectorIndex } from './vectorIndex';
 
 export type RecallOnly = 'lexical' | 'vector';
@@ -33,7 +34,14 @@ export interface RecallRequest {
   readonly checkpointEntityIds?: readonly string[];
   /** Whether the results go into a prompt (session_memories.was_injected). */
   readonly injected?: boolean;
+  /**
+   * The agent recalling (default 'default'): focal entities and graph boost use only this agent's
+   * entities, so another agent's entities never boost a memory or become focal.
+   */
+  readonly agentId?: string;
 }
+
+export const DEFAULT_RECALL_AGENT = 'default';
 
 /** The part of the models module's Embedder recall needs (tests pass a deterministic fake). */
 export type QueryEmbedder = Pick<Embedder, 'id' | 'dims' | 'embed'>;
@@ -46,8 +54,19 @@ export interface RecallDeps {
   readonly vectors?: VectorIndex;
   /** Head reranker; default: the embedding blend (0.7·score + 0.3·cosine) when vectors exist. */
   readonly reranker?: Reranker;
+  /**
+   * The configured reranker (createRecallReranker, models.rerankProvider): asked for a provider
+   * per query, with its own head size and timeout. Wins over `reranker`.
+   */
+  readonly rerankers?: RecallRerankers;
   /** Update access counts and session rows (default true). */
   readonly track?: boolean;
+}
+
+/** What the rerank stage needs of a RerankerSet (src/core/models/rerankerSet.ts). */
+export interface RecallRerankers {
+  forQuery(vectors: QueryVectors): Reranker;
+  options(): RerankOptions;
 }
 
 export const MAX_QUERY_CHARS = 4000;
@@ -57,6 +76,7 @@ export function validateRequest(req: RecallRequest): void {
   if (typeof req.query !== 'string' || req.query.trim().length === 0) throw new MemoryError('E_INVALID_INPUT', 'The recall query is empty.');
   if (req.query.length > MAX_QUERY_CHARS) throw new MemoryError('E_INVALID_INPUT', `The recall query is longer than ${MAX_QUERY_CHARS} characters.`);
   if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > 50)) throw new MemoryError('E_INVALID_INPUT', 'limit must be a whole number from 1 to 50.');
+  if (req.agentId !== undefined && (typeof req.agentId !== 'string' || req.agentId.trim() === '')) throw new MemoryError('E_INVALID_INPUT', 'agentId must be a non-empty string.');
   if (req.only !== undefined && req.only !== 'lexical' && req.only !== 'vector') throw new MemoryError('E_INVALID_INPUT', "only must be 'lexical' or 'vector'.");
   for (const [k, v] of [['since', req.since], ['until', req.until]] as const) {
     if (v !== undefined && (!ISO.test(v) || !Number.isFinite(Date.parse(v)))) throw new MemoryError('E_INVALID_INPUT', `${k} must be an ISO date.`);
@@ -76,7 +96,7 @@ export function effectiveConfig(base: SearchConfig | undefined, req: RecallReque
     vector: { ...cfg.vector, enabled: !lexical },
     hints: { ...cfg.hints, ...off },
     graphBoost: { ...cfg.graphBoost, ...off },
-    traversal: { ...cfg.traversal, ...off },
+    traversal: { ...cfg.traversal, ...off, includePinned: false },
     facets: { ...cfg.facets, ...off },
     temporalPrior: { ...cfg.temporalPrior, ...off },
     recency: { ...cfg.recency, ...off },

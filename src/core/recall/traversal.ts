@@ -71,7 +71,8 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   }
 }
 
-export function traverseKnowledgeGraph(db: SqlReader, focalIds: readonly string[], cfg: SearchConfig['traversal'], now: () => number = Date.now): TraversalResult {
+/** `agentId`: dependencies are followed only to that agent's entities; undefined = any. */
+export function traverseKnowledgeGraph(db: SqlReader, focalIds: readonly string[], cfg: SearchConfig['traversal'], now: () => number = Date.now, agentId?: string): TraversalResult {
   const acc: TraversalResult = { memoryScores: new Map(), constraintMemoryIds: new Set(), entityCount: focalIds.length, timedOut: false };
   if (focalIds.length === 0) return acc;
   const deadline = now() + cfg.timeoutMs;
@@ -81,9 +82,9 @@ export function traverseKnowledgeGraph(db: SqlReader, focalIds: readonly string[
     if (cfg.maxBranching === 0 || acc.memoryScores.size >= cfg.maxPaths) return acc;
     const deps = db.all<{ id: string }>(
       `SELECT target_entity_id AS id FROM relations
-        WHERE source_entity_id IN (${ph(focalIds.length)}) AND confidence * strength >= ? AND confidence >= ?
+        WHERE source_entity_id IN (${ph(focalIds.length)}) AND confidence * strength >= ? AND confidence >= ?${agentId === undefined ? '' : ' AND target_entity_id IN (SELECT id FROM entities WHERE agent_id = ?)'}
         ORDER BY confidence * strength DESC, id LIMIT ?`,
-      [...focalIds, cfg.minDependencyStrength, cfg.minConfidence, cfg.maxBranching * focalIds.length])
+      [...focalIds, cfg.minDependencyStrength, cfg.minConfidence, ...(agentId === undefined ? [] : [agentId]), cfg.maxBranching * focalIds.length])
       .map((r) => r.id).filter((id) => !focalIds.includes(id));
     collect(db, [...new Set(deps)], cfg, acc);
     return { ...acc, entityCount: focalIds.length + new Set(deps).size, timedOut: now() > deadline };

@@ -18,8 +18,8 @@ import { countMemories } from '../../core/memory/memoryRecords';
 import { defaultRememberDeps } from '../../core/memory/remember';
 import type { RememberDeps } from '../../core/memory/remember';
 import { createEmbedder } from '../../core/models/createEmbedder';
-import { createLlmReranker } from '../../core/models/llmReranker';
-import { noopReranker } from '../../core/models/rerank';
+import type { RerankerSet } from '../../core/models/rerankerSet';
+import { createRecallReranker } from '../../core/recall/createRecallReranker';
 import type { RecallDeps } from '../../core/recall/recallRequest';
 import { createFeedbackLoop } from '../../core/sessions/feedbackLoop';
 import type { FeedbackLoop } from '../../core/sessions/feedbackLoop';
@@ -53,6 +53,8 @@ interface Pipeline {
   readonly worker: JobWorker;
   readonly loop: FeedbackLoop;
   readonly llm: LlmClient | undefined;
+  /** The configured head reranker (models.rerankProvider), disposed with the pipeline. */
+  readonly rerankers: RerankerSet;
 }
 
 export class MemoryRuntime {
@@ -75,12 +77,10 @@ export class MemoryRuntime {
   get currentSettings(): MemorySettings { return this.settings; }
 
   recallDeps(): RecallDeps {
-    const { embedder, llm } = this.pipeline;
-    const provider = this.settings.models.rerankProvider;
-    const reranker = provider === 'none' ? noopReranker : provider === 'llm' && llm ? createLlmReranker(llm) : undefined;
+    const { embedder, rerankers } = this.pipeline;
     const search = this.settings.graphEnabled ? this.settings.search
       : { ...this.settings.search, graphBoost: { ...this.settings.search.graphBoost, enabled: false }, traversal: { ...this.settings.search.traversal, enabled: false } };
-    return { config: search, clock: this.host.clock, ...(embedder ? { embedder } : {}), ...(reranker ? { reranker } : {}) };
+    return { config: search, clock: this.host.clock, rerankers, ...(embedder ? { embedder } : {}) };
   }
 
   rememberDeps(): RememberDeps {
@@ -133,6 +133,7 @@ export class MemoryRuntime {
     p.loop.maintenance.dispose();
     await p.worker.stop();
     await p.embedder?.dispose();
+    await p.rerankers.dispose();
   }
 
   private buildPipeline(llm: LlmClient | undefined): Pipeline {
@@ -154,6 +155,7 @@ export class MemoryRuntime {
     const extra = [loop.hints.jobHandler()].filter((h) => h !== undefined);
     const handlers = createPipelineHandlers({ embedder, llm, extraction, graph: s.graph, logger, extra });
     const worker = new JobWorker({ store: this.store, handlers, config: s.jobs, clock, logger, owner: localLeaseOwner('window') });
-    return { embedder, modelProblem, worker, loop, llm };
+    const rerankers = createRecallReranker(s.models, { dirs: paths, llm, logger });
+    return { embedder, modelProblem, worker, loop, llm, rerankers };
   }
 }

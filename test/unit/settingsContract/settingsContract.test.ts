@@ -14,7 +14,7 @@ import './graphContract';
  * and timeout, the hints poll interval): listed so the suite stays green meanwhile. Remove an
  * entry when its behaviour test lands; an entry that gains a test fails below.
  */
-const KNOWN_GAPS: readonly string[] = ['models.crossEncoderModel', 'models.rerankTopN', 'models.rerankTimeoutMs'];
+const KNOWN_GAPS: readonly string[] = ['models.crossEncoderModel', 'models.rerankTopN', 'models.rerankTimeoutMs', 'search.pinsFocal'];
 
 /**
  * Settings without a behaviour test yet: they are read into the typed configuration (the settings

@@ -1,0 +1,150 @@
+/**
+ * The stages after fusion, as data (docs/recall-design.md "Stages after fusion"): an ordered list
+ * of `{ id, enabled(cfg), apply }`. rankRecall (recallPipeline.ts) runs every enabled stage in
+ * this order over the gathered candidates. Each stage records its score changes in the
+ * candidates' explain (boosts / penalties named after the stage, plus notes), so "why was this
+ * recalled" still names every stage's effect; the ids of the stages that ran come back with the
+ * recall.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import type { RerankOptions } from '../models/rerank';
+import type { MemoryStore } from '../store/storeTypes';
+import { applyCurrentness } from './currentness';
+import { applyDampening } from './dampening';
+import { shapeByFacetCoverage } from './facetCoverage';
+import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
+import { termWeights } from './lexicalArm';
+import { significantTokens } from './queryTerms';
+import type { GatheredCandidates } from './recallCandidates';
+import { hasTimeBounds } from './recallFilter';
+import type { RecallDeps, RecallRequest } from './recallRequest';
+import { recallReranker } from './recallReranker';
+import { applyDelta, sortByScore } from './recallTypes';
+import type { Candidate } from './recallTypes';
+import { rerankHead } from './rerankHead';
+import { applyRecencyTieBreak, applyTemporalPrior } from './temporalSignals';
+
+/** What a stage may read: the request, its config and models, and what gathering found. */
+export interface StageContext {
+  readonly store: MemoryStore;
+  readonly req: RecallRequest;
+  readonly deps: RecallDeps;
+  readonly cfg: SearchConfig;
+  readonly gathered: GatheredCandidates;
+  /** Clock time of the recall (ms). */
+  readonly now: number;
+  /** Render width × over-fetch: how many candidates the caller may keep. */
+  readonly width: number;
+  /** Recall-level notes (a reranker's fallback reason, ...). */
+  readonly notes: string[];
+}
+
+export interface RecallStage {
+  readonly id: string;
+  enabled(cfg: SearchConfig): boolean;
+  apply(cands: Candidate[], ctx: StageContext): Candidate[] | Promise<Candidate[]>;
+}
+
+/** Additive boost for memories linked to an entity the query names (graphBoost.ts). */
+const graphBoostStage: RecallStage = {
+  id: 'graphBoost',
+  enabled: (cfg) => cfg.graphBoost.enabled,
+  apply(cands, { cfg, gathered }) {
+    const boost = gathered.graphBoost;
+    if (!boost || boost.memoryIds.size === 0) return cands;
+    for (const c of cands) {
+      const w = boost.weights.get(c.id);
+      if (w !== undefined && w > 0) applyDelta(c, 'graphBoost', cfg.graphBoost.weight * w, w < 1 ? `linked to an entity named in the query (specificity × centrality ${w.toFixed(2)})` : 'linked to an entity named in the query');
+    }
+    return sortByScore(cands);
+  },
+};
+
+/** Newer memories first when the query asks for the current state (temporalSignals.ts). */
+const temporalPriorStage: RecallStage = {
+  id: 'temporalPrior',
+  enabled: (cfg) => cfg.temporalPrior.enabled,
+  apply: (cands, { req, cfg, gathered, now }) => applyTemporalPrior(cands, req.query, now, hasTimeBounds(gathered.filter), cfg.temporalPrior),
+};
+
+/**
+ * Rerank of the head (rerankHead.ts) with the reranker the deps choose (recallReranker.ts); its
+ * head size and timeout come from that choice (models.rerankTopN / rerankTimeoutMs, or the
+ * cross-encoder's own), else from `cfg.rerank`. A failure keeps the order and says why in notes.
+ */
+const rerankStage: RecallStage = {
+  id: 'rerank',
+  enabled: (cfg) => cfg.rerank.enabled,
+  async apply(cands, { req, deps, cfg, gathered, notes }) {
+    const chosen = recallReranker(deps, gathered.queryVector, gathered.vectors);
+    const options: RerankOptions = chosen.options ?? { topN: cfg.rerank.topN, timeoutMs: cfg.rerank.timeoutMs };
+    const rr = await rerankHead(req.query, cands, chosen.reranker, { enabled: true, ...options });
+    if (rr.note) notes.push(rr.note);
+    return rr.ranked;
+  },
+};
+
+/**
+ * The later stages look at a window of twice the kept width (at least topK); the rest is cut here,
+ * and the window is ordered by score again (a reranked head can end below its untouched tail).
+ */
+const windowStage: RecallStage = {
+  id: 'window',
+  enabled: () => true,
+  apply: (cands, { cfg, width }) => sortByScore(cands.slice(0, Math.max(width, cfg.topK) * 2)),
+};
+
+/** Gravity, hub and resolution (dampening.ts). */
+const dampeningStage: RecallStage = {
+  id: 'dampening',
+  enabled: (cfg) => cfg.dampening.gravityEnabled || cfg.dampening.hubEnabled || cfg.dampening.resolutionEnabled,
+  apply(cands, { store, req, cfg }) {
+    const hub = cfg.dampening.hubEnabled ? store.read((db) => loadHubInput(db, cands.map((c) => c.id))) : undefined;
+    return applyDampening(cands, significantTokens(req.query), hub, cfg.dampening);
+  },
+};
+
+/** Superseded facts down, their replacements up (currentness.ts). */
+const currentnessStage: RecallStage = {
+  id: 'currentness',
+  enabled: (cfg) => cfg.currentness.enabled,
+  apply(cands, { store, req, cfg }) {
+    const states = store.read((db) => loadAttributeStates(db, cands.map((c) => c.id)));
+    return applyCurrentness(cands, states, req.query, cfg.currentness);
+  },
+};
+
+/** A bonus below one rank step for newer memories (temporalSignals.ts). */
+const recencyStage: RecallStage = {
+  id: 'recency',
+  enabled: (cfg) => cfg.recency.enabled,
+  apply: (cands, { cfg, now }) => applyRecencyTieBreak(cands, now, cfg.recency),
+};
+
+/** Greedy pick over the head favouring results that cover query words not yet covered (facetCoverage.ts). */
+const facetStage: RecallStage = {
+  id: 'facets',
+  enabled: (cfg) => cfg.facets.enabled,
+  apply(cands, { store, req, cfg, width }) {
+    const facets = significantTokens(req.query);
+    const weights = cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets)) : undefined;
+    return shapeByFacetCoverage(cands, facets, Math.max(width, cfg.topK), cfg.facets, weights);
+  },
+};
+
+/** The stages after fusion, in the order they run. */
+export const RECALL_STAGES: readonly RecallStage[] = [
+  graphBoostStage, temporalPriorStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
+];
+
+/** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */
+export async function runStages(stages: readonly RecallStage[], cands: Candidate[], ctx: StageContext): Promise<{ candidates: Candidate[]; ran: string[] }> {
+  let out = cands;
+  const ran: string[] = [];
+  for (const stage of stages) {
+    if (!stage.enabled(ctx.cfg)) continue;
+    out = await stage.apply(out, ctx);
+    ran.push(stage.id);
+  }
+  return { candidates: out, ran };
+}
