@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import type { MemoryRuntime } from '../../src/extension/runtime/memoryRuntime';
+import type { MemoryEngine } from '../../src/core/engine/memoryEngine';
 import type { ChatRequestRecord } from '../../src/extension/chat/chatParticipant';
 import { waitFor } from './waitFor';
 
@@ -35,7 +35,7 @@ export function tempFolder(label: string): string {
 }
 
 /** Points agentMemory.store.path at a new empty folder and waits until the runtime uses it. */
-export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryRuntime> {
+export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryEngine> {
   const dir = tempFolder(`it-${label}`);
   await setSetting('store.path', dir);
   return waitFor(`the store to reopen at ${dir}`, async () => {
@@ -79,7 +79,7 @@ export async function askMemory(query: string): Promise<ChatRequestRecord> {
   }, 45_000, 150);
 }
 
-export function sessionsByHarness(rt: MemoryRuntime, harness: string): { session_key: string; turns: number }[] {
+export function sessionsByHarness(rt: MemoryEngine, harness: string): { session_key: string; turns: number }[] {
   return rt.store.read((db) => db.all<{ session_key: string; turns: number }>(
     'SELECT s.session_key, (SELECT COUNT(*) FROM session_turns t WHERE t.session_key = s.session_key) AS turns FROM sessions s WHERE s.harness = ?', [harness]));
 }

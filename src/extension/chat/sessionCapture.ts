@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import { getSession } from '../../core/sessions/sessionRecords';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
 
 export const CHAT_HARNESS = 'vscode-chat';
@@ -38,18 +38,18 @@ export class SessionCapture {
   constructor(private readonly services: Services) {}
 
   /** The session for a chat request: the conversation's own while it is active, else a new one. */
-  async chatSession(rt: MemoryRuntime, previousKey: string | undefined, prompt: string): Promise<string | undefined> {
+  async chatSession(rt: MemoryEngine, previousKey: string | undefined, prompt: string): Promise<string | undefined> {
     if (!this.services.captureEnabled()) return undefined;
     return this.activeOrStart(rt, previousKey, CHAT_HARNESS, prompt);
   }
 
-  async toolSession(rt: MemoryRuntime): Promise<string | undefined> {
+  async toolSession(rt: MemoryEngine): Promise<string | undefined> {
     if (!this.services.captureEnabled()) return undefined;
     this.toolSessionKey = await this.activeOrStart(rt, this.toolSessionKey, TOOLS_HARNESS, undefined);
     return this.toolSessionKey;
   }
 
-  async turn(rt: MemoryRuntime, key: string | undefined, role: 'user' | 'assistant' | 'tool', text: string): Promise<void> {
+  async turn(rt: MemoryEngine, key: string | undefined, role: 'user' | 'assistant' | 'tool', text: string): Promise<void> {
     if (!key || !text.trim()) return;
     try {
       await rt.loop.sessions.turn(key, role, text);
@@ -58,7 +58,7 @@ export class SessionCapture {
     }
   }
 
-  private async activeOrStart(rt: MemoryRuntime, key: string | undefined, harness: string, query: string | undefined): Promise<string | undefined> {
+  private async activeOrStart(rt: MemoryEngine, key: string | undefined, harness: string, query: string | undefined): Promise<string | undefined> {
     try {
       if (key && rt.store.read((db) => getSession(db, key))?.status === 'active') return key;
       const started = await rt.loop.sessions.start({ harness, project: vscode.workspace.name ?? null, ...(query ? { query } : {}) });
