@@ -1,7 +1,7 @@
 /**
  * Helpers for the integration tests that drive the wired extension: the extension's API
  * (activate() exports), a fresh store per suite (agentMemory.store.path, applied without reload),
- * and polling for background work (extraction) with timeouts.
+ * and the engine's settle() for background work (extraction) instead of polling.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,11 +59,15 @@ export async function restoreDefaultStore(): Promise<void> {
   for (const dir of tempFolders.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** Waits until the knowledge graph holds an entity with this canonical name; returns its id. */
-export function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
+/**
+ * Waits until the knowledge graph holds an entity with this canonical name; returns its id. The
+ * engine's settle() finishes the queued extraction first, so the check normally passes at once.
+ */
+export async function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
+  await (await api.services.runtime()).settle({ maxWaitMs: timeoutMs });
   return waitFor(`entity "${name}" to be extracted`, () => {
     const rt = api.services.current();
-    return rt?.store.read((db) => (db.hasTable('entities') ? db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id : undefined));
+    return rt?.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id);
   }, timeoutMs, 200);
 }
 

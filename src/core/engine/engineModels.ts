@@ -27,9 +27,14 @@ export interface EngineEmbedding {
   readonly problem: ModelState | undefined;
 }
 
+/** The configured embedding model, or a coded error saying why there is none (the `embed` command shows it). */
+export function createEngineEmbedder(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>): Embedder {
+  return createEmbedder(settings.models, paths);
+}
+
 export function engineEmbedding(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>, logger: Logger, factory?: EmbedderFactory): EngineEmbedding {
   try {
-    const inner = factory ? factory() : createEmbedder(settings.models, paths);
+    const inner = factory ? factory() : createEngineEmbedder(settings, paths);
     if (inner) return { embedder: new TrackedEmbedder(inner), problem: undefined };
     return { embedder: undefined, problem: { state: 'missing', model: settings.models.embeddingModel, message: 'No embedding model.' } };
   } catch (e) {
