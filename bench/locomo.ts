@@ -19,15 +19,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../src/core/clock';
-import { DEFAULT_EXTRACTION_CONFIG } from '../src/core/config/extractionConfig';
-import { DEFAULT_GRAPH_CONFIG } from '../src/core/config/graphConfig';
-import { DEFAULT_JOBS_CONFIG } from '../src/core/config/jobsConfig';
+import { defaultEngineSettings } from '../src/core/engine/engineConfig';
+import { MemoryEngine } from '../src/core/engine/memoryEngine';
+import { noProgress } from '../src/core/hostContext';
 import { INGEST_BATCH } from '../src/core/ingest/jsonlIngest';
-import { JobWorker } from '../src/core/jobs/jobWorker';
-import { createPipelineHandlers } from '../src/core/jobs/pipelineHandlers';
-import { drainUntilSettled } from '../src/core/jobs/settle';
 import { createStreamLogger } from '../src/core/logger';
-import { defaultRememberDeps, rememberInTransaction } from '../src/core/memory/remember';
+import { rememberInTransaction } from '../src/core/memory/remember';
 import type { RememberInput } from '../src/core/memory/remember';
 import type { Embedder } from '../src/core/models/embedder';
 import { openMemoryStore } from '../src/core/store/memoryStore';
@@ -164,7 +161,11 @@ export interface LocomoStore {
 /** One in-memory store for a conversation, written and settled as `agent-memory ingest` does. */
 export async function buildLocomoStore(conversation: LocomoConversation, embedder: Embedder): Promise<LocomoStore> {
   const store = await openMemoryStore();
-  const deps = defaultRememberDeps(systemClock, { enqueue: { embed: true, extract: true, hints: false } });
+  // The engine the CLI and the extension run (default settings, no LLM), on the in-memory store; it
+  // stays open with the store, which the caller keeps using for recall.
+  const host = { paths: { storeDir: store.dir, bundledModelsDir: join(__dirname, '..', 'models'), cacheDir: join(__dirname, '..', '.cache') }, logger: createStreamLogger('error'), clock: systemClock, llm: undefined, progress: noProgress };
+  const engine = MemoryEngine.onStore(store, host, defaultEngineSettings(), { mode: 'onDemand', embedder: () => embedder });
+  const deps = engine.rememberDeps();
   const sourcesById = new Map<string, string[]>();
   // ingestMemories() without dropping duplicates' ids: a repeated turn ("Thanks!") is deduplicated
   // onto the earlier memory, which then stands for both dia_ids.
@@ -175,9 +176,6 @@ export async function buildLocomoStore(conversation: LocomoConversation, embedde
       for (const chunk of r.chunkIds.length ? r.chunkIds : [r.id]) sourcesById.set(chunk, [...(sourcesById.get(chunk) ?? []), (batch[j] as RememberInput).sourceId as string]);
     });
   }
-  const logger = createStreamLogger('error');
-  const handlers = createPipelineHandlers({ embedder, llm: undefined, extraction: DEFAULT_EXTRACTION_CONFIG, graph: DEFAULT_GRAPH_CONFIG, logger });
-  const worker = new JobWorker({ store, handlers, config: DEFAULT_JOBS_CONFIG, clock: systemClock, logger });
-  await drainUntilSettled(worker, store, systemClock, { maxWaitMs: 30 * 60_000 });
+  await engine.settle();
   return { conversation, store, sourcesById };
 }

@@ -1,18 +1,30 @@
 /**
  * How CLI commands reach the store: `--store DIR`, else $AGENT_MEMORY_STORE, else ~/.agent-memory.
- * The CLI is short-lived, so it snapshots on close only when one is due (the journal keeps
- * everything durable in between), and always closes the store, also on errors. Every command that
- * opens the store runs on the resolved configuration (cliSettings.ts: --set, environment,
- * <store>/config.json, defaults), resolved before the store opens so a bad value changes nothing.
+ * Commands that read or write the store directly use `withCliStore`; commands that run the models,
+ * jobs, recall or sessions open the core's engine with `withCliEngine`, on `cliEngineConfig` —
+ * the same composition the extension runs. Both run on the resolved configuration (cliSettings.ts:
+ * --set, environment, <store>/config.json, defaults), resolved before the store opens so a bad
+ * value changes nothing. The CLI is short-lived, so it snapshots on close only when one is due
+ * (the journal keeps everything durable in between), and always closes the store, also on errors.
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { systemClock } from '../core/clock';
+import type { EngineSettings } from '../core/engine/engineConfig';
+import { defaultEngineSettings } from '../core/engine/engineConfig';
+import type { EmbedderFactory } from '../core/engine/engineModels';
+import { MemoryEngine } from '../core/engine/memoryEngine';
+import type { HostContext, LlmClient } from '../core/hostContext';
 import type { MemorySettings } from '../core/config/memorySettings';
 import { createStreamLogger } from '../core/logger';
 import { openStore } from '../core/store/openStore';
 import type { DurableMemoryStore } from '../core/store/durableStore';
 import { stringFlag } from './args';
 import type { ParsedArgs } from './args';
+import { cliLlm } from './cliLlm';
+import { cliJobProgress } from './cliSettle';
+import { EMBEDDING_MODEL_ENV, cliModelDirs } from './cliModelDirs';
+import type { CliIo } from './run';
 import { resolveCliSettings } from './cliSettings';
 
 export const STORE_ENV = 'AGENT_MEMORY_STORE';
@@ -41,5 +53,54 @@ export async function withCliStore<T>(args: ParsedArgs, fn: (store: DurableMemor
     return await fn(store, settings);
   } finally {
     await store.close();
+  }
+}
+
+export interface CliEngineOptions {
+  /** Embedding model factory (tests pass a fake; default: the configured model, the bundled USE-lite). */
+  readonly embedder?: EmbedderFactory;
+  /** LLM factory (tests); default: --llm-url/--llm-model or AGENT_MEMORY_LLM_URL/AGENT_MEMORY_LLM_MODEL. */
+  readonly llm?: (args: ParsedArgs) => LlmClient | undefined;
+  /** This command's own policy settings (`agentMemory.` keys without the prefix), over the CLI's. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/** Commands that never call a language model (recall, sessions, maintenance run as the CLI always has: without one). */
+export const noCliLlm = (): undefined => undefined;
+
+/**
+ * The settings a CLI command runs on: the resolved configuration (--set > AGENT_MEMORY_<KEY> >
+ * <store>/config.json > default), plus the CLI's policies where the user set nothing (the store
+ * folder from --store / $AGENT_MEMORY_STORE, the embedding model from $AGENT_MEMORY_EMBEDDING_MODEL)
+ * and the command's own. Keys are the `agentMemory.*` setting names without the prefix, so the
+ * engine reads them exactly as the extension reads VS Code settings.
+ */
+export function cliEngineConfig(args: ParsedArgs, overrides: Readonly<Record<string, unknown>> = {}, env: NodeJS.ProcessEnv = process.env): EngineSettings {
+  const storeDir = cliStoreDir(args, env);
+  const model = env[EMBEDDING_MODEL_ENV];
+  const policies: Record<string, unknown> = { 'store.path': storeDir, ...(model ? { 'models.embeddingModel': model } : {}), ...overrides };
+  const byKey = new Map<string, unknown>();
+  for (const e of resolveCliSettings(args, storeDir, env).entries) {
+    byKey.set(e.key, e.source === 'default' && e.key in policies ? policies[e.key] : e.value);
+  }
+  return defaultEngineSettings((key) => (byKey.has(key) ? byKey.get(key) : policies[key]));
+}
+
+/** The CLI's engine: on-demand jobs (a command finishes its work with `settleCli`), snapshots on close only when due. */
+export function openCliEngine(args: ParsedArgs, io: CliIo, options: CliEngineOptions = {}): Promise<MemoryEngine> {
+  const settings = cliEngineConfig(args, options.settings);
+  const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
+  const llm = (options.llm ?? cliLlm)(args);
+  const host: HostContext = { paths: { storeDir: settings.storePath, ...cliModelDirs(args) }, logger, clock: systemClock, llm, progress: cliJobProgress(io) };
+  return MemoryEngine.open(host, settings, { mode: 'onDemand', leaseLabel: 'cli', store: { snapshotOnClose: 'ifDue' }, ...(options.embedder ? { embedder: options.embedder } : {}) });
+}
+
+/** Opens the engine, runs `fn`, and closes it whatever happens. */
+export async function withCliEngine<T>(args: ParsedArgs, io: CliIo, options: CliEngineOptions, fn: (engine: MemoryEngine) => Promise<T>): Promise<T> {
+  const engine = await openCliEngine(args, io, options);
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
   }
 }

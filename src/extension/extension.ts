@@ -57,10 +57,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;
   context.subscriptions.push(services.onDidOpenRuntime((rt) => {
     const feedback = rt.loop.config.feedback;
-    const deps = rt.recallDeps();
     const source = new StoreKnowledgeSource({
-      store: rt.store, clock: deps.clock, minAspectWeight: feedback.minAspectWeight, maxAspectWeight: feedback.maxAspectWeight,
-      telemetry: () => rt.loop.sessions.feedbackTelemetry(), recallDeps: deps,
+      store: rt.store, clock: rt.recallDeps().clock, minAspectWeight: feedback.minAspectWeight, maxAspectWeight: feedback.maxAspectWeight,
+      telemetry: () => rt.sessions.feedbackTelemetry(), recallUntracked: (req) => rt.recallDetailed(req, { track: false }),
     });
     const previous = panelSource;
     panelSource = { source, sub: panels.setDataSource(source) };

@@ -1,14 +1,14 @@
 /**
  * Helpers for the integration tests that drive the wired extension: the extension's API
  * (activate() exports), a fresh store per suite (agentMemory.store.path, applied without reload),
- * and polling for background work (extraction) with timeouts.
+ * and the engine's settle() for background work (extraction) instead of polling.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension/extension';
-import type { MemoryRuntime } from '../../src/extension/runtime/memoryRuntime';
+import type { MemoryEngine } from '../../src/core/engine/memoryEngine';
 import type { ChatRequestRecord } from '../../src/extension/chat/chatParticipant';
 import { waitFor } from './waitFor';
 
@@ -35,7 +35,7 @@ export function tempFolder(label: string): string {
 }
 
 /** Points agentMemory.store.path at a new empty folder and waits until the runtime uses it. */
-export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryRuntime> {
+export async function useFreshStore(api: AgentMemoryApi, label: string): Promise<MemoryEngine> {
   const dir = tempFolder(`it-${label}`);
   await setSetting('store.path', dir);
   return waitFor(`the store to reopen at ${dir}`, async () => {
@@ -59,8 +59,12 @@ export async function restoreDefaultStore(): Promise<void> {
   for (const dir of tempFolders.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** Waits until the knowledge graph holds an entity with this canonical name; returns its id. */
-export function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
+/**
+ * Waits until the knowledge graph holds an entity with this canonical name; returns its id. The
+ * engine's settle() finishes the queued extraction first, so the check normally passes at once.
+ */
+export async function waitForEntity(api: AgentMemoryApi, name: string, timeoutMs = 30_000): Promise<string> {
+  await (await api.services.runtime()).settle({ maxWaitMs: timeoutMs });
   return waitFor(`entity "${name}" to be extracted`, () => {
     const rt = api.services.current();
     return rt?.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id);
@@ -79,7 +83,7 @@ export async function askMemory(query: string): Promise<ChatRequestRecord> {
   }, 45_000, 150);
 }
 
-export function sessionsByHarness(rt: MemoryRuntime, harness: string): { session_key: string; turns: number }[] {
+export function sessionsByHarness(rt: MemoryEngine, harness: string): { session_key: string; turns: number }[] {
   return rt.store.read((db) => db.all<{ session_key: string; turns: number }>(
     'SELECT s.session_key, (SELECT COUNT(*) FROM session_turns t WHERE t.session_key = s.session_key) AS turns FROM sessions s WHERE s.harness = ?', [harness]));
 }

@@ -2,14 +2,15 @@
  * `agent-memory extract [--json] [--who NAME] TEXT` and `agent-memory extract --stdin` (one JSON
  * `{"text": ..., "who"?: ...}` a line in, one JSON `{"entities": [{name, type}], "relations": [...],
  * "facts": [...]}` a line out, in order). Runs the default extractor exactly as `ingest` does
- * (the heuristic extractor with the learned tagger and the extraction defaults); touches no store.
+ * (the engine's extractor without an LLM: the heuristic extractor with the learned tagger); touches no store.
  */
 import { createInterface } from 'node:readline';
-import { DEFAULT_EXTRACTION_CONFIG } from '../../core/config/extractionConfig';
+import { engineExtractor } from '../../core/engine/engineModels';
 import { MemoryError, userMessage } from '../../core/errors';
 import type { ExtractionPayload } from '../../core/extraction/contract';
-import { createHeuristicExtractor } from '../../core/extraction/llmExtractor';
+import { createStreamLogger } from '../../core/logger';
 import { stringFlag } from '../args';
+import { cliEngineConfig } from '../openCliStore';
 import type { CliCommand } from '../run';
 
 export interface ExtractOutput {
@@ -54,7 +55,8 @@ export function makeExtractCommand(options: { readonly input?: () => NodeJS.Read
     const text = args.positionals.join(' ');
     if (!stdin && !text.trim()) throw new MemoryError('E_USAGE', 'extract needs text, e.g. agent-memory extract "We moved the API to PostgreSQL."');
     if (stdin && text.trim()) throw new MemoryError('E_USAGE', 'extract --stdin reads requests from standard input; give no text argument.');
-    const extractor = createHeuristicExtractor(DEFAULT_EXTRACTION_CONFIG);
+    // The extractor the engine's extract jobs run with the CLI's settings (no LLM: heuristic).
+    const extractor = engineExtractor(cliEngineConfig(args), undefined, createStreamLogger('warn', (l) => io.stderr(l + '\n')));
     if (!stdin) {
       const out = extractOutput((await extractor.extract(text, undefined, who ? { who } : {})).payload);
       io.stdout(args.flags.json === true ? JSON.stringify(out) + '\n' : formatText(out));

@@ -3,11 +3,10 @@ import { redactSecrets } from '../../core/memory/redaction';
 import { resolveFetchConfig } from '../../core/config/ingestConfig';
 import { MemoryError } from '../../core/errors';
 import { ingestUrl } from '../../core/ingest/urlIngest';
-import { createStreamLogger } from '../../core/logger';
 import { stringFlag } from '../args';
-import { withCliStore } from '../openCliStore';
+import { settleCli } from '../cliSettle';
+import { withCliEngine } from '../openCliStore';
 import type { CliCommand } from '../run';
-import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
 import type { PipelineCliOptions } from './ingest';
 
 /**
@@ -19,29 +18,22 @@ export function makeFetchCommand(options: PipelineCliOptions = {}): CliCommand {
   return async (args, io) => {
     const url = args.positionals[0];
     if (!url || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'fetch needs one URL, e.g. agent-memory fetch https://example.com/guide');
-    const llm = (options.llm ?? cliLlm)(args);
-    const embedder = cliEmbedder(options);
-    const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
-    try {
-      const r = await withCliStore(args, async (store, settings) => {
-        const project = stringFlag(args, 'project');
-        const out = await ingestUrl(store, url, {
-          remember: cliRememberDeps(embedder, settings),
-          fetch: resolveFetchConfig({ ...settings.fetch, allowPrivateAddresses: args.flags['allow-private'] === true || settings.fetch.allowPrivateAddresses }),
-          ...(project ? { project } : {}),
-        });
-        if (!out.duplicate && args.flags['no-wait'] !== true) await settlePipeline(store, embedder, llm, logger, io, settings);
-        return out;
+    const r = await withCliEngine(args, io, options, async (engine) => {
+      const project = stringFlag(args, 'project');
+      const out = await ingestUrl(engine.store, url, {
+        remember: engine.rememberDeps(),
+        fetch: resolveFetchConfig({ ...engine.currentSettings.fetch, allowPrivateAddresses: args.flags['allow-private'] === true || engine.currentSettings.fetch.allowPrivateAddresses }),
+        ...(project ? { project } : {}),
       });
-      if (args.flags.json === true) io.stdout(JSON.stringify({ id: r.id, chunkIds: r.chunkIds, duplicate: r.duplicate, url: redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text, title: r.title ?? null, bytes: r.byteLength }) + '\n');
-      else {
-        if (r.duplicate) io.stderr(`agent-memory: ${redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text} is already remembered\n`);
-        io.stdout(`${r.chunkIds.join('\n')}\n`);
-      }
-      return 0;
-    } finally {
-      await embedder?.dispose();
+      if (!out.duplicate && args.flags['no-wait'] !== true) await settleCli(engine, io);
+      return out;
+    });
+    if (args.flags.json === true) io.stdout(JSON.stringify({ id: r.id, chunkIds: r.chunkIds, duplicate: r.duplicate, url: redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text, title: r.title ?? null, bytes: r.byteLength }) + '\n');
+    else {
+      if (r.duplicate) io.stderr(`agent-memory: ${redactSecrets(r.url, DEFAULT_REDACTION_CONFIG).text} is already remembered\n`);
+      io.stdout(`${r.chunkIds.join('\n')}\n`);
     }
+    return 0;
   };
 }
 

@@ -1,15 +1,14 @@
 import { MemoryError } from '../../core/errors';
 import { readTextFileBounded } from '../../core/ingest/boundedRead';
-import { createStreamLogger } from '../../core/logger';
 import { importTranscript } from '../../core/capture/transcriptImport';
 import type { ImportReport } from '../../core/capture/transcriptImport';
 import { importTranscriptFileStreamed } from '../../core/capture/transcriptStream';
 import { isTranscriptFormat, parseTranscript } from '../../core/capture/transcriptFormat';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
-import { withCliStore } from '../openCliStore';
+import { settleCli } from '../cliSettle';
+import { withCliEngine } from '../openCliStore';
 import type { CliCommand } from '../run';
-import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
 import type { PipelineCliOptions } from './ingest';
 
 /**
@@ -44,30 +43,24 @@ export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand 
     if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'import needs one transcript file, e.g. agent-memory import session.jsonl');
     const format = formatFlag(args);
     const project = stringFlag(args, 'project');
-    const llm = (options.llm ?? cliLlm)(args);
-    const embedder = cliEmbedder(options);
-    const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
-    try {
-      const report = await withCliStore(args, async (store, settings) => {
-        const capture = settings.capture;
-        const deps = { remember: cliRememberDeps(embedder, settings), capture };
-        // JSONL transcripts are streamed in batches (bounded memory, resumable); a VS Code export is one document.
-        let lastReport = performance.now();
-        const onProgress = (p: { lines: number; turnsRecorded: number; bytes: number }): void => {
-          if (performance.now() - lastReport < PROGRESS_EVERY_MS) return;
-          lastReport = performance.now();
-          io.stderr(`agent-memory: ${p.lines} lines read (${p.bytes} bytes), ${p.turnsRecorded} turns recorded…\n`);
-        };
-        const streamed = await importTranscriptFileStreamed(store, file, deps, { onProgress, ...(project ? { project } : {}), ...(format ? { format } : {}) });
-        const r = streamed ?? await importTranscript(store, parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) }), deps, project ? { project } : {});
-        if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settlePipeline(store, embedder, llm, logger, io, settings);
-        return r;
-      });
-      io.stdout(args.flags.json === true ? `${JSON.stringify(report)}\n` : describe(report));
-      return 0;
-    } finally {
-      await embedder?.dispose();
-    }
+    const report = await withCliEngine(args, io, options, async (engine) => {
+      const store = engine.store;
+      const capture = engine.currentSettings.capture;
+      const deps = { remember: engine.rememberDeps(), capture };
+      // JSONL transcripts are streamed in batches (bounded memory, resumable); a VS Code export is one document.
+      let lastReport = performance.now();
+      const onProgress = (p: { lines: number; turnsRecorded: number; bytes: number }): void => {
+        if (performance.now() - lastReport < PROGRESS_EVERY_MS) return;
+        lastReport = performance.now();
+        io.stderr(`agent-memory: ${p.lines} lines read (${p.bytes} bytes), ${p.turnsRecorded} turns recorded…\n`);
+      };
+      const streamed = await importTranscriptFileStreamed(store, file, deps, { onProgress, ...(project ? { project } : {}), ...(format ? { format } : {}) });
+      const r = streamed ?? await importTranscript(store, parseTranscript(readTranscriptFile(file, capture.maxFileBytes), { maxTurnChars: capture.maxTurnChars, ...(format ? { format } : {}) }), deps, project ? { project } : {});
+      if (args.flags['no-wait'] !== true && r.memoriesCreated > 0) await settleCli(engine, io);
+      return r;
+    });
+    io.stdout(args.flags.json === true ? `${JSON.stringify(report)}\n` : describe(report));
+    return 0;
   };
 }
 

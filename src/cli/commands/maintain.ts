@@ -2,15 +2,12 @@
  * `agent-memory maintain [TASK...] [--json]`: run maintenance tasks (all when none are
  * named) and print one report. Refuses while another window or process holds the maintenance lease.
  */
-import { createStreamLogger } from '../../core/logger';
 import type { ParsedArgs } from '../args';
-import { withCliStore } from '../openCliStore';
+import { noCliLlm, withCliEngine } from '../openCliStore';
 import type { CliIo } from '../run';
-import { cliFeedbackLoop } from './session';
 
 export async function maintainCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
-  const report = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).maintenance.run(args.positionals));
+  const report = await withCliEngine(args, io, { llm: noCliLlm }, (engine) => engine.maintenance.run(args.positionals));
   if (args.flags.json === true) { io.stdout(JSON.stringify(report) + '\n'); return report.tasks.some((t) => t.status === 'failed') ? 1 : 0; }
   for (const t of report.tasks) {
     const summary = Object.entries(t.summary).map(([k, v]) => `${k}=${v}`).join(', ');

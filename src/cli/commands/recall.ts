@@ -7,17 +7,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { systemClock } from '../../core/clock';
 import { MemoryError, userMessage } from '../../core/errors';
-import { WorkerEmbedder } from '../../core/models/workerEmbedder';
-import { recallDetailed } from '../../core/recall/recallService';
-import { recallSearchConfig } from '../../core/config/memorySettings';
-import { noopReranker } from '../../core/models/rerank';
-import type { RecallDeps, RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
+import type { EmbedderFactory } from '../../core/engine/engineModels';
+import type { RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { intFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
-import { withCliStore } from '../openCliStore';
+import { noCliLlm, withCliEngine } from '../openCliStore';
 import type { CliIo, CliCommand } from '../run';
 
 export const MODELS_ENV = 'AGENT_MEMORY_MODELS';
@@ -85,8 +81,8 @@ function requestFromJson(line: string): RecallRequest {
 export interface RecallCommandOptions {
   /** Input for --stdin (tests pass a stream). */
   readonly input?: () => NodeJS.ReadableStream;
-  /** Embedder factory (tests pass a fake; default: the bundled USE-lite model if present). */
-  readonly embedder?: () => RecallDeps['embedder'] & { dispose?(): Promise<void> } | undefined;
+  /** Embedder factory (tests pass a fake; default: the configured model, the bundled USE-lite). */
+  readonly embedder?: EmbedderFactory;
 }
 
 export function makeRecallCommand(options: RecallCommandOptions = {}): CliCommand {
@@ -99,45 +95,36 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
     const query = args.positionals.join(' ').trim();
     if (!stdin && query === '') throw new MemoryError('E_USAGE', 'recall needs a query, e.g. agent-memory recall "which database do we use"');
     if (stdin && query !== '') throw new MemoryError('E_USAGE', 'recall --stdin reads requests from standard input; give no query argument.');
-    const makeEmbedder = options.embedder ?? (() => {
-      const dir = defaultModelDir();
-      // One intra-op thread: a single short query gains nothing from two, and on small machines a
-      // spinning second ONNX thread competes with the arms running on the main thread.
-      return dir ? new WorkerEmbedder({ modelDir: dir, intraOpThreads: 1 }) : undefined;
-    });
-    const embedder = only === 'lexical' ? undefined : makeEmbedder();
-    try {
-      return await withCliStore(args, async (store, settings) => {
-        // The extension's recall policies: graph stages off with the graph, no reranking when switched off.
-        const reranker = settings.models.rerankProvider === 'none' ? { reranker: noopReranker } : {};
-        const deps: RecallDeps = { config: recallSearchConfig(settings), clock: systemClock, ...(embedder ? { embedder } : {}), ...reranker };
-        if (!stdin) {
-          const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
-          const out = await recallDetailed(store, req, deps, args.flags.explain === true);
-          if (args.flags.json === true) {
-            io.stdout(JSON.stringify(out.items) + '\n');
-            // The JSON stays the documented array; an empty one is explained on stderr.
-            if (!out.items.length) io.stderr('reason: No memories matched: try other words, or check that the store has memories (agent-memory stats).\n');
-          } else io.stdout(formatResults(out.items, args.flags.explain === true));
-          if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
-          return 0;
-        }
-        const rl = createInterface({ input: (options.input ?? (() => process.stdin))(), crlfDelay: Infinity });
-        for await (const line of rl) {
-          if (line.trim() === '') continue;
-          try {
-            const req = requestFromJson(line);
-            const out = await recallDetailed(store, req, deps, args.flags.explain === true);
-            io.stdout(JSON.stringify(out.items) + '\n');
-          } catch (e) {
-            io.stdout(JSON.stringify({ error: { code: e instanceof MemoryError ? e.code : 'E_INTERNAL', message: userMessage(e) } }) + '\n');
-          }
-        }
+    // The engine the extension runs, on the CLI's settings; a keyword-only recall loads no model.
+    // One intra-op thread: a single short query gains nothing from two, and on small machines a
+    // spinning second ONNX thread competes with the arms running on the main thread.
+    const embedder = only === 'lexical' ? () => undefined : options.embedder;
+    return withCliEngine(args, io, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 }, ...(embedder ? { embedder } : {}) }, async (engine) => {
+      const explain = args.flags.explain === true;
+      if (!stdin) {
+        const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
+        const out = await engine.recallDetailed(req, { explain });
+        if (args.flags.json === true) {
+          io.stdout(JSON.stringify(out.items) + '\n');
+          // The JSON stays the documented array; an empty one is explained on stderr.
+          if (!out.items.length) io.stderr('reason: No memories matched: try other words, or check that the store has memories (agent-memory stats).\n');
+        } else io.stdout(formatResults(out.items, args.flags.explain === true));
+        if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
         return 0;
-      });
-    } finally {
-      await embedder?.dispose?.();
-    }
+      }
+      const rl = createInterface({ input: (options.input ?? (() => process.stdin))(), crlfDelay: Infinity });
+      for await (const line of rl) {
+        if (line.trim() === '') continue;
+        try {
+          const req = requestFromJson(line);
+          const out = await engine.recallDetailed(req, { explain });
+          io.stdout(JSON.stringify(out.items) + '\n');
+        } catch (e) {
+          io.stdout(JSON.stringify({ error: { code: e instanceof MemoryError ? e.code : 'E_INTERNAL', message: userMessage(e) } }) + '\n');
+        }
+      }
+      return 0;
+    });
   };
 }
 

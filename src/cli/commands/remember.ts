@@ -1,13 +1,11 @@
 import { isoFromMs, systemClock } from '../../core/clock';
 import { MemoryError } from '../../core/errors';
-import { createStreamLogger } from '../../core/logger';
 import { canonicalIso } from '../../core/memory/memoryRecords';
-import { defaultRememberDeps, remember } from '../../core/memory/remember';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
-import { withCliStore } from '../openCliStore';
+import { settleCli } from '../cliSettle';
+import { withCliEngine } from '../openCliStore';
 import type { CliCommand, CliIo } from '../run';
-import { cliEmbedder, cliLlm, cliRememberDeps, settlePipeline } from './ingest';
 import type { PipelineCliOptions } from './ingest';
 
 /**
@@ -19,20 +17,13 @@ import type { PipelineCliOptions } from './ingest';
  * existing id (noted on stderr).
  */
 export function makeRememberCommand(options: PipelineCliOptions = {}): CliCommand {
-  return async (args, io) => {
-    const wait = args.flags['no-wait'] !== true;
-    const embedder = wait ? cliEmbedder(options) : undefined;
-    try {
-      return await rememberWith(args, io, embedder, wait ? (options.llm ?? cliLlm)(args) : undefined, wait);
-    } finally {
-      await embedder?.dispose();
-    }
-  };
+  return (args, io) => rememberWith(args, io, options);
 }
 
 export const rememberCommand: CliCommand = makeRememberCommand();
 
-async function rememberWith(args: ParsedArgs, io: CliIo, embedder: ReturnType<typeof cliEmbedder>, llm: ReturnType<typeof cliLlm>, wait: boolean): Promise<number> {
+async function rememberWith(args: ParsedArgs, io: CliIo, options: PipelineCliOptions): Promise<number> {
+  const wait = args.flags['no-wait'] !== true;
   const text = args.positionals.join(' ').trim();
   if (!text) throw new MemoryError('E_USAGE', 'remember needs the text to remember, e.g. agent-memory remember "we use pnpm"');
   const createdAtFlag = stringFlag(args, 'created-at');
@@ -50,12 +41,9 @@ async function rememberWith(args: ParsedArgs, io: CliIo, embedder: ReturnType<ty
     sessionKey: stringFlag(args, 'session'),
     project: stringFlag(args, 'project'),
   };
-  const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn');
-  const outcome = await withCliStore(args, async (store, settings) => {
-    // Waiting without an embedding model queues no embed job (nothing here could run it); with
-    // --no-wait every job is queued for the next worker, which may have a model.
-    const r = await remember(store, input, wait ? cliRememberDeps(embedder, settings) : defaultRememberDeps(systemClock, { jobs: settings.jobs, enqueue: { embed: true, extract: settings.graphEnabled, hints: false } }));
-    if (wait && !r.duplicate) await settlePipeline(store, embedder, llm, logger, io, settings);
+  const outcome = await withCliEngine(args, io, options, async (engine) => {
+    const r = await engine.remember(input);
+    if (wait && !r.duplicate) await settleCli(engine, io);
     return r;
   });
   if (outcome.duplicate) io.stderr(`agent-memory: already remembered as ${outcome.id} (duplicate, nothing added)\n`);

@@ -5,39 +5,26 @@
  * The session lifecycle from the command line. Without an LLM, continuity is
  * scored by the overlap proxy and facts are extracted heuristically.
  */
-import { randomUUID } from 'node:crypto';
-import { systemClock } from '../../core/clock';
-import type { MemorySettings } from '../../core/config/memorySettings';
 import { MemoryError } from '../../core/errors';
-import { createHeuristicExtractor } from '../../core/extraction/llmExtractor';
-import { createStreamLogger } from '../../core/logger';
-import type { Logger } from '../../core/logger';
-import { defaultRememberDeps } from '../../core/memory/remember';
-import { createFeedbackLoop } from '../../core/sessions/feedbackLoop';
-import type { FeedbackLoop } from '../../core/sessions/feedbackLoop';
+import type { SessionService } from '../../core/sessions/sessionService';
 import { formatInjection } from '../../core/sessions/sessionStart';
-import { createTranscriptCapture } from '../../core/sessions/transcriptCapture';
-import type { MemoryStore } from '../../core/store/storeTypes';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
-import { withCliStore } from '../openCliStore';
+import { noCliLlm, withCliEngine } from '../openCliStore';
 import type { CliIo } from '../run';
 
 const ROLES = ['user', 'assistant', 'tool'] as const;
 
-/** The feedback loop as the CLI runs it on the resolved settings: no LLM, heuristic capture. */
-export function cliFeedbackLoop(store: MemoryStore, logger: Logger, s: MemorySettings): FeedbackLoop {
-  const rememberDeps = defaultRememberDeps(systemClock, { jobs: s.jobs, enqueue: { embed: true, extract: s.graphEnabled, hints: false } });
-  const capture = createTranscriptCapture(store, createHeuristicExtractor(s.extraction), rememberDeps);
-  return createFeedbackLoop({ store, clock: systemClock, logger, llm: undefined, capture, newId: randomUUID }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: s.extraction.aliases });
+/** Runs `fn` on the sessions of the CLI's engine (no LLM: heuristic capture, overlap continuity). */
+function withCliSessions<T>(args: ParsedArgs, io: CliIo, fn: (sessions: SessionService) => Promise<T>): Promise<T> {
+  return withCliEngine(args, io, { llm: noCliLlm }, (engine) => fn(engine.sessions));
 }
 
 export async function sessionCommand(args: ParsedArgs, io: CliIo): Promise<number> {
   const [sub, ...rest] = args.positionals;
   const json = args.flags.json === true;
-  const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
   if (sub === 'start') {
-    const r = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.start({
+    const r = await withCliSessions(args, io, (sessions) => sessions.start({
       ...(stringFlag(args, 'session') !== undefined ? { sessionKey: stringFlag(args, 'session') as string } : {}),
       project: stringFlag(args, 'project') ?? null,
       harness: stringFlag(args, 'harness') ?? 'cli',
@@ -53,14 +40,14 @@ export async function sessionCommand(args: ParsedArgs, io: CliIo): Promise<numbe
     if (!key || !text) throw new MemoryError('E_USAGE', 'usage: agent-memory session turn KEY [--role user|assistant|tool] TEXT');
     const role = stringFlag(args, 'role') ?? 'user';
     if (!(ROLES as readonly string[]).includes(role)) throw new MemoryError('E_USAGE', `--role must be one of ${ROLES.join(', ')}`);
-    const seq = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.turn(key, role as (typeof ROLES)[number], text));
+    const seq = await withCliSessions(args, io, (sessions) => sessions.turn(key, role as (typeof ROLES)[number], text));
     io.stdout(json ? JSON.stringify({ sessionKey: key, seq }) + '\n' : `${seq}\n`);
     return 0;
   }
   if (sub === 'end') {
     const key = rest[0];
     if (!key) throw new MemoryError('E_USAGE', 'usage: agent-memory session end KEY [--json]');
-    const r = await withCliStore(args, (store, settings) => cliFeedbackLoop(store, logger, settings).sessions.end(key));
+    const r = await withCliSessions(args, io, (sessions) => sessions.end(key));
     if (json) io.stdout(JSON.stringify(r ?? { sessionKey: key, alreadyEnded: true }) + '\n');
     else if (!r) io.stdout(`session ${key} had already ended\n`);
     else {

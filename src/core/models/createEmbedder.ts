@@ -11,6 +11,7 @@ import { isHubModelId, resolveModelDir } from './modelPaths';
 import type { ModelDirs } from './modelPaths';
 import { hfModelDims } from './transformersEmbedder';
 import { readHfModelConfig } from './transformersRuntime';
+import { MemoryError } from '../errors';
 import { WorkerEmbedder } from './workerEmbedder';
 import type { WorkerScript } from './modelWorkerClient';
 
@@ -39,6 +40,11 @@ export function createEmbedder(config: Pick<ModelConfig, 'embeddingModel' | 'emb
   const dir = resolveModelDir(config.embeddingModel, dirs);
   const id = embeddingModelId(config.embeddingModel, dir);
   const common = { modelDir: dir, id, batchSize: config.embedBatchSize, intraOpThreads: config.intraOpThreads, ...(options.worker ? { worker: options.worker } : {}) };
-  if (isUseLiteFolder(dir) && existsSync(join(dir, 'onnx', 'model.onnx'))) return new WorkerEmbedder(common);
+  if (isUseLiteFolder(dir)) {
+    // The bundled model's folder ships its config; the ONNX file is built (scripts/build.mjs). Without
+    // it there is no model to load, so say so now instead of failing every embed job later.
+    if (!existsSync(join(dir, 'onnx', 'model.onnx'))) throw new MemoryError('E_MODEL_MISSING', `The bundled embedding model in ${dir} is not built (no onnx/model.onnx).`);
+    return new WorkerEmbedder(common);
+  }
   return new WorkerEmbedder({ ...common, kind: 'transformers-embedding', dims: hfModelDims(readHfModelConfig(dir)) });
 }

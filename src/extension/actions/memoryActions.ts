@@ -1,19 +1,17 @@
 /**
  * The few things users and agents do with memory, shared by the chat participant, the language
- * model tools and the commands. vscode-free; each takes the open runtime.
+ * model tools and the commands. vscode-free; each takes the open engine.
  */
 import { isoFromMs, systemClock } from '../../core/clock';
 import { MemoryError } from '../../core/errors';
 import { forgetMemoryCompletely } from '../../core/memory/forget';
 import type { ForgetSummary } from '../../core/memory/forget';
 import { countMemories } from '../../core/memory/memoryRecords';
-import { remember } from '../../core/memory/remember';
 import type { RememberResult } from '../../core/memory/remember';
 import { getPinnedEntities, pinEntity, unpinEntity } from '../../core/pinning/pinning';
 import type { PinnedEntity, PinResult } from '../../core/pinning/pinning';
-import { recallDetailed } from '../../core/recall/recallService';
 import type { RecallResult } from '../../core/recall/recallTypes';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 
 export const AGENT_ID = 'default';
 /** Longest text remembered in one go from chat, a tool or a selection (longer text is chunked by the core). */
@@ -28,7 +26,7 @@ export interface RememberOptions {
   readonly who?: string;
 }
 
-export async function rememberText(rt: MemoryRuntime, text: string, options: RememberOptions = {}): Promise<RememberResult> {
+export async function rememberText(rt: MemoryEngine, text: string, options: RememberOptions = {}): Promise<RememberResult> {
   const content = text.trim();
   if (!content) throw new MemoryError('E_INVALID_INPUT', 'There is nothing to remember: the text is empty.');
   if (content.length > MAX_REMEMBER_CHARS) throw new MemoryError('E_INVALID_INPUT', `That text is longer than ${MAX_REMEMBER_CHARS} characters; remember a shorter passage.`);
@@ -41,19 +39,17 @@ export async function rememberText(rt: MemoryRuntime, text: string, options: Rem
     ...(options.sessionKey ? { sessionKey: options.sessionKey } : {}),
     ...(options.who ? { who: options.who } : {}),
   };
-  const result = await remember(rt.store, input, rt.rememberDeps());
-  if (!result.duplicate) rt.poke();
-  return result;
+  return rt.remember(input);
 }
 
-export async function setEntityPinned(rt: MemoryRuntime, idOrName: string, pinned: boolean): Promise<PinResult> {
+export async function setEntityPinned(rt: MemoryEngine, idOrName: string, pinned: boolean): Promise<PinResult> {
   const name = idOrName.trim();
   if (!name) throw new MemoryError('E_INVALID_INPUT', 'Name the entity to pin, for example "sqlite".');
   const nowIso = isoFromMs(systemClock.now());
   return rt.store.write(pinned ? 'pin' : 'unpin', (db) => (pinned ? pinEntity(db, AGENT_ID, name, nowIso) : unpinEntity(db, AGENT_ID, name, nowIso)));
 }
 
-export function pinnedEntities(rt: MemoryRuntime): PinnedEntity[] {
+export function pinnedEntities(rt: MemoryEngine): PinnedEntity[] {
   return rt.store.read((db) => getPinnedEntities(db, AGENT_ID));
 }
 
@@ -67,21 +63,19 @@ export interface RecallOptions {
   readonly track?: boolean;
 }
 
-export async function recallMemories(rt: MemoryRuntime, query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
-  const deps = { ...rt.recallDeps(), ...(options.track === false ? { track: false } : {}) };
-  const out = await recallDetailed(rt.store, {
+export async function recallMemories(rt: MemoryEngine, query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
+  return rt.recall({
     query,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.session ? { session: options.session } : {}),
     ...(options.injected ? { injected: true } : {}),
-  }, deps, true);
-  return out.items;
+  }, options.track === false ? { track: false } : {});
 }
 
-export function storeIsEmpty(rt: MemoryRuntime): boolean {
+export function storeIsEmpty(rt: MemoryEngine): boolean {
   return rt.store.read((db) => countMemories(db)) === 0;
 }
 
-export function forget(rt: MemoryRuntime, id: string): Promise<ForgetSummary> {
+export function forget(rt: MemoryEngine, id: string): Promise<ForgetSummary> {
   return forgetMemoryCompletely(rt.store, id.trim(), systemClock);
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ImportFolderWatcher } from '../../core/capture/importFolderWatcher';
 import type { WatchFolder } from '../../core/capture/importFolderWatcher';
 import { userMessage } from '../../core/errors';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
 
 const watchWithVscode: WatchFolder = (folder, onChange) => {
@@ -18,7 +18,7 @@ const watchWithVscode: WatchFolder = (folder, onChange) => {
 };
 
 export class ImportFolder implements vscode.Disposable {
-  private watcher: { key: string; rt: MemoryRuntime; watcher: ImportFolderWatcher } | undefined;
+  private watcher: { key: string; rt: MemoryEngine; watcher: ImportFolderWatcher } | undefined;
 
   constructor(private readonly services: Services) {}
 

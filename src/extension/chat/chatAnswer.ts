@@ -9,7 +9,7 @@ import type { RecallResult } from '../../core/recall/recallTypes';
 import { recallMemories } from '../actions/memoryActions';
 import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../documents/memoryDocuments';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
 import { sessionStartMarkdown, sessionStartPromptSection } from './sessionStartContext';
@@ -19,7 +19,7 @@ import type { StartMemory } from './sessionStartContext';
 const FORGET_COMMAND = 'agentMemory.forgetMemory';
 
 export interface RecallAnswerDeps {
-  readonly rt: MemoryRuntime;
+  readonly rt: MemoryEngine;
   readonly docs: MemoryDocuments;
   readonly out: ChatOutput;
   readonly token: vscode.CancellationToken;

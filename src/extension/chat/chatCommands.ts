@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { getMemory } from '../../core/memory/memoryRecords';
 import { forget, rememberText, setEntityPinned } from '../actions/memoryActions';
 import { memoryUri } from '../documents/memoryDocuments';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import { formatStatusMarkdown } from '../status/statusText';
 import { teamStatusLine } from '../team/teamMemory';
 import type { Services } from '../host/services';
@@ -25,7 +25,7 @@ export function firstRunAnswer(out: ChatOutput): void {
   ].join(''));
 }
 
-export async function rememberFromChat(rt: MemoryRuntime, out: ChatOutput, text: string, sessionKey: string | undefined): Promise<string | undefined> {
+export async function rememberFromChat(rt: MemoryEngine, out: ChatOutput, text: string, sessionKey: string | undefined): Promise<string | undefined> {
   if (!text.trim()) {
     out.markdown('Tell me what to remember, for example `/remember the API uses cursor pagination`.');
     return undefined;
@@ -38,7 +38,7 @@ export async function rememberFromChat(rt: MemoryRuntime, out: ChatOutput, text:
   return r.id;
 }
 
-export async function forgetFromChat(rt: MemoryRuntime, out: ChatOutput, arg: string): Promise<void> {
+export async function forgetFromChat(rt: MemoryEngine, out: ChatOutput, arg: string): Promise<void> {
   const id = arg.trim();
   if (!id) {
     out.markdown('Give the id of the memory to forget (it is shown in `/recall` results and references), for example `/forget 3f2a…`.');
@@ -53,7 +53,7 @@ export async function forgetFromChat(rt: MemoryRuntime, out: ChatOutput, arg: st
   out.markdown(`Forgot "${escapeMarkdown(snippet(existing.content, 120))}" with its vectors, hints and graph traces (${summary.mentionsRemoved} mentions, ${summary.attributesRemoved} attributes, ${summary.entitiesRemoved} entities removed).`);
 }
 
-export async function pinFromChat(rt: MemoryRuntime, out: ChatOutput, arg: string, pinned: boolean): Promise<void> {
+export async function pinFromChat(rt: MemoryEngine, out: ChatOutput, arg: string, pinned: boolean): Promise<void> {
   if (!arg.trim()) {
     out.markdown(`Name the entity to ${pinned ? 'pin' : 'unpin'}, for example \`/${pinned ? 'pin' : 'unpin'} sqlite\`.`);
     return;
@@ -64,7 +64,7 @@ export async function pinFromChat(rt: MemoryRuntime, out: ChatOutput, arg: strin
   else out.markdown(`Unpinned **${escapeMarkdown(r.name)}**.`);
 }
 
-export function statusFromChat(services: Services, rt: MemoryRuntime, out: ChatOutput): void {
+export function statusFromChat(services: Services, rt: MemoryEngine, out: ChatOutput): void {
   out.markdown(formatStatusMarkdown(rt.status(), services.llmChoice().description, services.captureEnabled()));
   const team = teamStatusLine();
   if (team) out.markdown(`\n\n${team}`);

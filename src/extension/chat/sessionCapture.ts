@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import { getSession } from '../../core/sessions/sessionRecords';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
 import type { StartMemory } from './sessionStartContext';
 
@@ -51,19 +51,19 @@ export class SessionCapture {
   constructor(private readonly services: Services) {}
 
   /** The session for a chat request: the conversation's own while it is active, else a new one. */
-  async chatSession(rt: MemoryRuntime, previousKey: string | undefined, prompt: string): Promise<CapturedSession | undefined> {
+  async chatSession(rt: MemoryEngine, previousKey: string | undefined, prompt: string): Promise<CapturedSession | undefined> {
     if (!this.services.captureEnabled()) return undefined;
     return this.activeOrStart(rt, previousKey, CHAT_HARNESS, prompt);
   }
 
-  async toolSession(rt: MemoryRuntime): Promise<CapturedSession | undefined> {
+  async toolSession(rt: MemoryEngine): Promise<CapturedSession | undefined> {
     if (!this.services.captureEnabled()) return undefined;
     const session = await this.activeOrStart(rt, this.toolSessionKey, TOOLS_HARNESS, undefined);
     this.toolSessionKey = session?.key;
     return session;
   }
 
-  async turn(rt: MemoryRuntime, key: string | undefined, role: 'user' | 'assistant' | 'tool', text: string): Promise<void> {
+  async turn(rt: MemoryEngine, key: string | undefined, role: 'user' | 'assistant' | 'tool', text: string): Promise<void> {
     if (!key || !text.trim()) return;
     try {
       await rt.loop.sessions.turn(key, role, text);
@@ -72,7 +72,7 @@ export class SessionCapture {
     }
   }
 
-  private async activeOrStart(rt: MemoryRuntime, key: string | undefined, harness: string, query: string | undefined): Promise<CapturedSession | undefined> {
+  private async activeOrStart(rt: MemoryEngine, key: string | undefined, harness: string, query: string | undefined): Promise<CapturedSession | undefined> {
     try {
       if (key && rt.store.read((db) => getSession(db, key))?.status === 'active') return { key, startMemories: [] };
       const started = await rt.loop.sessions.start({ harness, project: vscode.workspace.name ?? null, ...(query ? { query } : {}) });

@@ -13,7 +13,7 @@ import type { ImportReport } from '../../core/capture/transcriptImport';
 import { importTranscriptFileStreamed } from '../../core/capture/transcriptStream';
 import { MemoryError } from '../../core/errors';
 import { readTextFileBounded } from '../../core/ingest/boundedRead';
-import { ingestMemories, parseJsonl } from '../../core/ingest/jsonlIngest';
+import { parseJsonl } from '../../core/ingest/jsonlIngest';
 import type { IngestResult } from '../../core/ingest/jsonlIngest';
 import { ingestUrl } from '../../core/ingest/urlIngest';
 import type { UrlIngestResult } from '../../core/ingest/urlIngest';
@@ -109,8 +109,7 @@ export async function importMemories(services: Services, source?: unknown): Prom
   const inputs = format === 'jsonl' ? parseJsonl(text) : parseMarkdownMemories(text);
   if (inputs.length === 0) throw new MemoryError('E_INVALID_INPUT', `${label} holds no memories.`);
   const rt = await services.runtime();
-  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Importing ${inputs.length} memories` }, () => ingestMemories(rt.store, inputs, rt.rememberDeps()));
-  rt.poke();
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Importing ${inputs.length} memories` }, () => rt.ingest(inputs));
   inform(`Imported ${result.ingested} memories${result.duplicates ? ` (${result.duplicates} already known)` : ''}. Embeddings and graph links are added in the background.`);
   return result;
 }

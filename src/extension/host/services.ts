@@ -16,7 +16,7 @@ import type { MemorySettings } from '../../core/config/memorySettings';
 import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from '../llm/llmProvider';
 import type { LlmChoice } from '../llm/llmProvider';
-import { MemoryRuntime } from '../runtime/memoryRuntime';
+import { MemoryEngine } from '../../core/engine/memoryEngine';
 import { trustGates } from './trustGates';
 import type { TrustGates } from './trustGates';
 
@@ -28,9 +28,9 @@ export interface Services extends vscode.Disposable {
   readonly context: vscode.ExtensionContext;
   settings(): MemorySettings;
   /** The open runtime, opening the store on first call. Rejects with a coded MemoryError. */
-  runtime(): Promise<MemoryRuntime>;
+  runtime(): Promise<MemoryEngine>;
   /** The runtime if it is open already (never opens it). */
-  current(): MemoryRuntime | undefined;
+  current(): MemoryEngine | undefined;
   /** Whether captures (sessions, tool calls) are recorded: trusted workspace and agentMemory.capture.enabled. */
   captureEnabled(): boolean;
   /** What workspace trust and the settings allow right now (see trustGates). */
@@ -40,7 +40,7 @@ export interface Services extends vscode.Disposable {
   /** Store data changed (this window, another window, the CLI) or a different store was opened. */
   readonly onDidChangeData: vscode.Event<StoreChange | undefined>;
   /** A runtime was opened or rebuilt (new store, new pipeline). */
-  readonly onDidOpenRuntime: vscode.Event<MemoryRuntime>;
+  readonly onDidOpenRuntime: vscode.Event<MemoryEngine>;
   /** Re-reads settings and re-resolves the language model (after consent, a new API key, trust). */
   reapply(): Promise<void>;
   /** Ends this window's sessions, stops the workers and closes the store (deactivate awaits it). */
@@ -55,13 +55,13 @@ class ServicesImpl implements Services {
   readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
   /** What core services log through: the channel, filtered by agentMemory.log.level. */
   private readonly coreLogger = levelLogger(this.logger, () => this.currentSettings.logLevel);
-  private current_: MemoryRuntime | undefined;
-  private opening: Promise<MemoryRuntime> | undefined;
+  private current_: MemoryEngine | undefined;
+  private opening: Promise<MemoryEngine> | undefined;
   private currentSettings: MemorySettings;
   private choice: LlmChoice = { client: undefined, description: 'not resolved yet' };
   private storeSub: { dispose(): void } | undefined;
   private readonly dataEmitter = new vscode.EventEmitter<StoreChange | undefined>();
-  private readonly openEmitter = new vscode.EventEmitter<MemoryRuntime>();
+  private readonly openEmitter = new vscode.EventEmitter<MemoryEngine>();
   private readonly subs: vscode.Disposable[] = [];
   private queue: Promise<void> = Promise.resolve();
   readonly onDidChangeData = this.dataEmitter.event;
@@ -103,14 +103,14 @@ class ServicesImpl implements Services {
   }
 
   settings(): MemorySettings { return this.currentSettings; }
-  current(): MemoryRuntime | undefined { return this.current_; }
+  current(): MemoryEngine | undefined { return this.current_; }
   llmChoice(): LlmChoice { return this.choice; }
   captureEnabled(): boolean { return this.trustGates().capture; }
   trustGates(): TrustGates {
     return trustGates({ trusted: vscode.workspace.isTrusted, captureEnabled: this.currentSettings.captureEnabled, llmProvider: this.currentSettings.llm.provider });
   }
 
-  runtime(): Promise<MemoryRuntime> {
+  runtime(): Promise<MemoryEngine> {
     if (this.current_) return Promise.resolve(this.current_);
     this.opening ??= this.open().finally(() => { this.opening = undefined; });
     return this.opening;
@@ -144,10 +144,10 @@ class ServicesImpl implements Services {
     return readVsCodeSettings((problem) => this.logger.warn(problem));
   }
 
-  private async open(): Promise<MemoryRuntime> {
+  private async open(): Promise<MemoryEngine> {
     const started = Date.now();
     this.choice = await this.resolveLlm();
-    const rt = await MemoryRuntime.open(this.host, this.currentSettings, this.choice.client);
+    const rt = await MemoryEngine.open(this.host, this.currentSettings, { mode: 'background', leaseLabel: 'window' });
     this.attach(rt);
     this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
     const recovery = rt.store.recovery;
@@ -160,7 +160,7 @@ class ServicesImpl implements Services {
     return rt;
   }
 
-  private attach(rt: MemoryRuntime): void {
+  private attach(rt: MemoryEngine): void {
     this.storeSub?.dispose();
     this.current_ = rt;
     this.storeSub = rt.store.onDidChange((change) => this.dataEmitter.fire(change));

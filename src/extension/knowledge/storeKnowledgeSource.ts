@@ -13,7 +13,8 @@ import { processFeedbackTelemetry } from '../../core/feedback/feedbackTelemetry'
 import { pinEntity, unpinEntity } from '../../core/pinning/pinning';
 import type { FocalEntities } from '../../core/pinning/pinnedFocal';
 import { getEntityHealth } from '../../core/predictor/entityHealth';
-import type { RecallDeps } from '../../core/recall/recallRequest';
+import type { RecallDeps, RecallRequest } from '../../core/recall/recallRequest';
+import type { RecallResult } from '../../core/recall/recallTypes';
 import { recallDetailed } from '../../core/recall/recallService';
 import type { Disposable, MemoryStore, SqlReader } from '../../core/store/storeTypes';
 import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
@@ -42,6 +43,8 @@ export interface StoreKnowledgeSourceOptions {
   readonly telemetry?: () => FeedbackTelemetrySnapshot;
   /** Recall dependencies (config, embedder, reranker); the playground runs with track: false. */
   readonly recallDeps?: Omit<RecallDeps, 'track'>;
+  /** The playground's recall, untracked; the extension passes its engine's so it follows every settings change. */
+  readonly recallUntracked?: (req: RecallRequest) => Promise<{ readonly items: readonly RecallResult[] }>;
   /** The last focal resolution of this process; without one the latest stored session's focal set is shown. */
   readonly lastFocal?: () => FocalSnapshot | undefined;
 }
@@ -103,8 +106,9 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
   }
 
   async recall(query: string, limit: number): Promise<readonly RecallResultView[]> {
+    const req = { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) };
     const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
-    const outcome = await recallDetailed(this.options.store, { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) }, deps, true);
+    const outcome = this.options.recallUntracked ? await this.options.recallUntracked(req) : await recallDetailed(this.options.store, req, deps, true);
     return outcome.items.map(toRecallView);
   }
 

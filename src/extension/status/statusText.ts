@@ -5,8 +5,8 @@ import type { FeedbackKnowledgeStats } from '../../core/feedback/knowledgeStats'
 import type { FeedbackTelemetrySnapshot } from '../../core/feedback/feedbackTelemetry';
 import type { EntityHealth } from '../../core/predictor/entityHealthCalc';
 import { healthLevel } from '../../../webview/health';
-import type { RuntimeStatus } from '../runtime/memoryRuntime';
-import type { ModelState } from '../runtime/trackedEmbedder';
+import type { EngineStatus } from '../../core/engine/memoryEngine';
+import type { ModelState } from '../../core/engine/trackedEmbedder';
 
 export function modelStateText(m: ModelState): string {
   switch (m.state) {
@@ -18,14 +18,14 @@ export function modelStateText(m: ModelState): string {
 }
 
 /** The short status bar text. */
-export function statusBarText(s: RuntimeStatus): string {
+export function statusBarText(s: EngineStatus): string {
   const jobs = s.pendingJobs > 0 ? ` $(sync~spin) ${s.pendingJobs}` : '';
   const lost = s.storeRecovery !== undefined && (s.storeRecovery.lostRecords > 0 || !s.storeRecovery.lossExact);
   const warn = s.model.state === 'missing' || s.model.state === 'failed' || lost ? ' $(warning)' : '';
   return `$(database) ${s.memories}${jobs}${warn}`;
 }
 
-export function statusLines(s: RuntimeStatus, llm: string, capture: boolean): string[] {
+export function statusLines(s: EngineStatus, llm: string, capture: boolean): string[] {
   return [
     `Memories: ${s.memories}`,
     `Background jobs: ${s.pendingJobs} pending${s.deadJobs ? `, ${s.deadJobs} failed` : ''}`,
@@ -37,7 +37,7 @@ export function statusLines(s: RuntimeStatus, llm: string, capture: boolean): st
   ];
 }
 
-export function formatStatusMarkdown(s: RuntimeStatus, llm: string, capture: boolean): string {
+export function formatStatusMarkdown(s: EngineStatus, llm: string, capture: boolean): string {
   return `**Agent Memory status**\n\n${statusLines(s, llm, capture).map((l) => `- ${l}`).join('\n')}\n`;
 }
 
@@ -60,7 +60,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
  * runtime status, the aspect-weight feedback statistics, this window's feedback loop and the
  * entity health the Knowledge panel colours (webview/health.ts).
  */
-export function statusDocument(s: RuntimeStatus, llm: string, capture: boolean, f: StatusFeedback): string {
+export function statusDocument(s: EngineStatus, llm: string, capture: boolean, f: StatusFeedback): string {
   const out = ['# Agent Memory status', '', ...statusLines(s, llm, capture).map((l) => `- ${l}`), '', '## Aspect weights (feedback)', ''];
   const fb = f.feedback;
   if (fb.aspectCount === 0) {

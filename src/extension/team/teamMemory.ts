@@ -16,7 +16,7 @@ import { readTeamState } from '../../core/team/teamLocal';
 import { TeamSync } from '../../core/team/teamSync';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { inform, registerSafe } from '../commands/commandUtil';
-import type { MemoryRuntime } from '../runtime/memoryRuntime';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
 import { describeTeam, memoryIdOf, teamBarText } from './teamStatusText';
 
@@ -33,7 +33,7 @@ export function teamStatusLine(): string | undefined {
 
 class TeamController implements vscode.Disposable {
   private sync: TeamSync | undefined;
-  private syncStore: MemoryRuntime['store'] | undefined;
+  private syncStore: MemoryEngine['store'] | undefined;
   private readonly item: vscode.StatusBarItem;
   private statusSub: { dispose(): void } | undefined;
 
@@ -52,7 +52,7 @@ class TeamController implements vscode.Disposable {
   }
 
   /** (Re)builds the live sync for the runtime's store when it holds a connection. */
-  async attach(rt: MemoryRuntime): Promise<void> {
+  async attach(rt: MemoryEngine): Promise<void> {
     await this.mirrorSetting(rt, undefined);
     const { connectionString } = rt.store.read((db) => readTeamState(db));
     if (this.syncStore === rt.store && this.sync) return;
@@ -82,7 +82,7 @@ class TeamController implements vscode.Disposable {
   }
 
   /** The setting lists shared projects: added ones are shared; on a change, removed ones stop. */
-  async mirrorSetting(rt: MemoryRuntime, previous: readonly string[] | undefined): Promise<void> {
+  async mirrorSetting(rt: MemoryEngine, previous: readonly string[] | undefined): Promise<void> {
     const now = this.settingProjects();
     const current = rt.store.read((db) => readTeamState(db).sharedProjects);
     for (const p of now) if (!current.includes(p)) await shareProject(rt.store, p, true);
@@ -102,7 +102,7 @@ class TeamController implements vscode.Disposable {
     this.item.show();
   }
 
-  async connect(rt: MemoryRuntime): Promise<void> {
+  async connect(rt: MemoryEngine): Promise<void> {
     const url = await vscode.window.showInputBox({
       title: 'Connect Team Memory', prompt: 'PostgreSQL connection string without the password (your role, host, port, database; add ?sslmode=require for TLS)',
       placeHolder: 'postgresql://alice@db.example.com:5432/team', ignoreFocusOut: true,
@@ -130,7 +130,7 @@ class TeamController implements vscode.Disposable {
     }
   }
 
-  async disconnect(rt: MemoryRuntime): Promise<void> {
+  async disconnect(rt: MemoryEngine): Promise<void> {
     const { connectionString } = rt.store.read((db) => readTeamState(db));
     await this.detach();
     await disconnectStore(rt.store);

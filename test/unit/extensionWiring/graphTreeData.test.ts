@@ -1,17 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
+import { noProgress } from '../../../src/core/hostContext';
 import { silentLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { entityMemories } from '../../../src/core/graph/entityTreeQueries';
 import { aspectChildren, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
 import type { GraphNode } from '../../../src/extension/tree/graphTreeData';
 import { rememberText, setEntityPinned } from '../../../src/extension/actions/memoryActions';
-import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
+import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
 import { makeTempDir } from '../helpers/tempDir';
 
 /** Extraction runs on the runtime's job worker; poll (poking it) until the entity exists. */
-async function waitForEntity(rt: MemoryRuntime, name: string): Promise<string> {
+async function waitForEntity(rt: MemoryEngine, name: string): Promise<string> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const id = rt.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name])?.id);
@@ -23,13 +24,13 @@ async function waitForEntity(rt: MemoryRuntime, name: string): Promise<string> {
 }
 
 describe('graph tree nodes from the store', () => {
-  let rt: MemoryRuntime;
+  let rt: MemoryEngine;
   let temp: { dir: string; cleanup: () => void };
 
   before(async () => {
     temp = makeTempDir('am-tree-');
     const settings = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(temp.dir, 'none') : undefined));
-    rt = await MemoryRuntime.open({ paths: { storeDir: join(temp.dir, 'store'), bundledModelsDir: join(temp.dir, 'm'), cacheDir: join(temp.dir, 'c') }, logger: silentLogger, clock: systemClock }, settings, undefined);
+    rt = await MemoryEngine.open({ paths: { storeDir: join(temp.dir, 'store'), bundledModelsDir: join(temp.dir, 'm'), cacheDir: join(temp.dir, 'c') }, logger: silentLogger, clock: systemClock, llm: undefined, progress: noProgress }, settings);
   });
 
   after(async () => {

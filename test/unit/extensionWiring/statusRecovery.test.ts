@@ -1,15 +1,15 @@
 import { strict as assert } from 'node:assert';
-import type { RuntimeStatus } from '../../../src/extension/runtime/memoryRuntime';
+import type { EngineStatus } from '../../../src/core/engine/memoryEngine';
 import { formatStatusMarkdown, statusBarText } from '../../../src/extension/status/statusText';
 
-const base: RuntimeStatus = {
+const base: EngineStatus = {
   memories: 3, pendingJobs: 0, deadJobs: 0, model: { state: 'ready', model: 'use-lite' }, llm: undefined, storeDir: '/s', storeRecovery: undefined,
 };
 
 describe('status with a store recovery', () => {
   it('shows the recovery report in Show Status and a warning in the status bar when writes were lost', () => {
     const message = 'Memory store recovered: … 3 acknowledged transaction(s) were lost. Run `agent-memory store check` …';
-    const s: RuntimeStatus = { ...base, storeRecovery: { message, lostRecords: 3, lossExact: true } };
+    const s: EngineStatus = { ...base, storeRecovery: { message, lostRecords: 3, lossExact: true } };
     assert.match(formatStatusMarkdown(s, 'off', true), /- Store recovery: Memory store recovered: .*3 acknowledged transaction\(s\) were lost/);
     assert.match(statusBarText(s), /\$\(warning\)/);
   });

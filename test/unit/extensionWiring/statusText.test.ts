@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { statusDocument } from '../../../src/extension/status/statusText';
 import type { StatusFeedback } from '../../../src/extension/status/statusText';
-import type { RuntimeStatus } from '../../../src/extension/runtime/memoryRuntime';
+import type { EngineStatus } from '../../../src/core/engine/memoryEngine';
 
-const status: RuntimeStatus = { memories: 12, pendingJobs: 0, deadJobs: 0, model: { state: 'ready', model: 'use-lite' }, llm: undefined, storeDir: '/store', storeRecovery: undefined };
+const status: EngineStatus = { memories: 12, pendingJobs: 0, deadJobs: 0, model: { state: 'ready', model: 'use-lite' }, llm: undefined, storeDir: '/store', storeRecovery: undefined };
 const noTelemetry = { lastRunAt: null, feedbackAspectsUpdated: 0, feedbackFtsConfirmations: 0, feedbackDecayedAspects: 0, feedbackPropagatedAttributes: 0 };
 const emptyFeedback: StatusFeedback = {
   feedback: { aspectCount: 0, aspectsUpdatedByFeedback: 0, avgAspectWeight: 0, aspectsAtMax: 0, aspectsAtMin: 0 },

@@ -9,7 +9,7 @@ import { drainUntilSettled } from '../../../src/core/jobs/settle';
 import type { SettleWait } from '../../../src/core/jobs/settle';
 import { silentLogger } from '../../../src/core/logger';
 import { openStore } from '../../../src/core/store/openStore';
-import { describeSettleWait } from '../../../src/cli/commands/ingest';
+import { describeSettleWait } from '../../../src/cli/cliSettle';
 import { spawnChild, waitFor } from '../helpers/childProcess';
 import { makeTempDir } from '../helpers/tempDir';
 

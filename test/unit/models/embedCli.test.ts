@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { dirname } from 'node:path';
-import { cliModelDirs, packageRoot } from '../../../src/cli/commands/embed';
+import { cliModelDirs, packageRoot } from '../../../src/cli/cliModelDirs';
 import { runCli } from '../../../src/cli/run';
 import { parseArgs } from '../../../src/cli/args';
 import { ROOT, ensureUseLiteModel } from './modelFixture';

@@ -1,9 +1,9 @@
-import type { QueryEmbedder } from '../../../src/core/recall/recallRequest';
+import type { Embedder } from '../../../src/core/models/embedder';
 import { normalise } from '../../../src/core/recall/vectorMatrix';
 import { wordRuns } from '../../../src/core/recall/queryTerms';
 
 /** Deterministic test embedder: a hashed bag of words (FNV-1a into `dims` buckets), l2-normalised. */
-export function fakeEmbedder(dims = 64, id = 'fake-bow'): QueryEmbedder & { vector(text: string): Float32Array } {
+export function fakeEmbedder(dims = 64, id = 'fake-bow'): Embedder & { vector(text: string): Float32Array } {
   const vector = (text: string): Float32Array => {
     const v = new Float32Array(dims);
     for (const w of wordRuns(text)) {
@@ -13,5 +13,5 @@ export function fakeEmbedder(dims = 64, id = 'fake-bow'): QueryEmbedder & { vect
     }
     return normalise(v);
   };
-  return { id, dims, vector, embed: async (texts) => texts.map(vector) };
+  return { id, dims, vector, embed: async (texts) => texts.map(vector), dispose: async () => undefined };
 }

@@ -7,11 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/run';
 import { systemClock } from '../../../src/core/clock';
-import { createStreamLogger } from '../../../src/core/logger';
 import { defaultRememberDeps, remember } from '../../../src/core/memory/remember';
-import { cliFeedbackLoop } from '../../../src/cli/commands/session';
-import { readMemorySettings } from '../../../src/core/config/memorySettings';
-import { openStore } from '../../../src/core/store/openStore';
+import { parseArgs } from '../../../src/cli/args';
+import { noCliLlm, openCliEngine } from '../../../src/cli/openCliStore';
 import { makeTempDir } from '../helpers/tempDir';
 
 /**
@@ -153,9 +151,10 @@ describe('redaction corpus: no secret reaches a store file', function () {
     for (const f of forms) await cli('session', 'turn', key, `I will use ${f.text} for the deploy, we decided.`);
     await cli('session', 'end', key);
     // the language-model tool's core path: remember with the tool's fields, then its session turn
-    const durable = await openStore({ dir: store, logger: createStreamLogger('warn') });
+    const engine = await openCliEngine(parseArgs(['--store', store]), { stdout: () => undefined, stderr: () => undefined }, { llm: noCliLlm, embedder: () => undefined });
+    const durable = engine.store;
     try {
-      const loop = cliFeedbackLoop(durable, createStreamLogger('warn'), readMemorySettings(() => undefined));
+      const loop = engine.loop;
       const toolKey = `tool ${oneLine[9]!.text}`;
       await loop.sessions.start({ sessionKey: toolKey, project: null, harness: 'vscode' });
       for (const f of forms) {
@@ -164,7 +163,7 @@ describe('redaction corpus: no secret reaches a store file', function () {
       }
       await loop.sessions.end(toolKey);
     } finally {
-      await durable.close();
+      await engine.close();
     }
 
     const files = storeFiles(store);

@@ -16,7 +16,8 @@ import { systemClock } from '../../../src/core/clock';
 import type { ManualClock } from '../../../src/core/clock';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { levelLogger } from '../../../src/extension/host/levelLogger';
-import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
+import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
+import { noProgress } from '../../../src/core/hostContext';
 import { openTestStore } from '../feedback/graphFixture';
 import { settingContract } from './contractRegistry';
 
@@ -69,11 +70,11 @@ describe('settings contract: sessions, maintenance, hints, logging, models', () 
     assert.equal(lines('error'), 0);
   });
 
-  settingContract('models.embeddingModel', 'the runtime loads the model it names', async () => {
+  settingContract('models.embeddingModel', 'the engine loads the model it names', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'am-contract-model-'));
     try {
       const settings = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'my-model') : undefined));
-      const rt = await MemoryRuntime.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger: createRecordingLogger(), clock: systemClock }, settings, undefined);
+      const rt = await MemoryEngine.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger: createRecordingLogger(), clock: systemClock, llm: undefined, progress: noProgress }, settings);
       try {
         assert.equal(rt.status().model.model, join(dir, 'my-model'));
       } finally {

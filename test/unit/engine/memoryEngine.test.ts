@@ -3,21 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
+import { noProgress } from '../../../src/core/hostContext';
 import { createRecordingLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { forget, recallMemories, rememberText, setEntityPinned, storeIsEmpty } from '../../../src/extension/actions/memoryActions';
-import { MemoryRuntime } from '../../../src/extension/runtime/memoryRuntime';
+import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
 
-/** The extension's runtime on a temp store, without an embedding model (keyword recall). */
-describe('extension runtime (store, job worker, feedback loop)', () => {
+/** The engine on a temp store, without an embedding model (keyword recall), driven through the extension's actions. */
+describe('memory engine (store, job worker, feedback loop)', () => {
   let dir: string;
-  let rt: MemoryRuntime;
+  let rt: MemoryEngine;
   const logger = createRecordingLogger();
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'am-runtime-'));
     const settings = readMemorySettings((k) => (k === 'models.embeddingModel' ? join(dir, 'no-such-model') : undefined));
-    rt = await MemoryRuntime.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger, clock: systemClock }, settings, undefined);
+    rt = await MemoryEngine.open({ paths: { storeDir: join(dir, 'store'), bundledModelsDir: join(dir, 'models'), cacheDir: join(dir, 'cache') }, logger, clock: systemClock, llm: undefined, progress: noProgress }, settings);
   });
 
   afterEach(async () => {
@@ -39,12 +40,8 @@ describe('extension runtime (store, job worker, feedback loop)', () => {
 
   it('extracts entities in the background so they can be pinned, and forgets a memory', async () => {
     const r = await rememberText(rt, 'We decided to use Redis to cache each reading list page.');
-    const deadline = Date.now() + 10_000;
-    while (!rt.store.read((db) => db.get('SELECT id FROM entities WHERE canonical_name = ?', ['redis']))) {
-      if (Date.now() > deadline) assert.fail('redis was not extracted within 10 s');
-      rt.poke();
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    await rt.settle();
+    assert.ok(rt.store.read((db) => db.get('SELECT id FROM entities WHERE canonical_name = ?', ['redis'])), 'settle() returns once extraction is done');
     assert.equal((await setEntityPinned(rt, 'redis', true)).changed, true);
     assert.equal((await setEntityPinned(rt, 'Redis', true)).changed, false, 'pinning is idempotent');
     await forget(rt, r.id);

@@ -3,8 +3,8 @@
  * yet), ready (an embed succeeded), or failed (with the user message of the last failure).
  * vscode-free.
  */
-import { userMessage } from '../../core/errors';
-import type { EmbedOptions, Embedder } from '../../core/models/embedder';
+import { userMessage } from '../errors';
+import type { EmbedOptions, Embedder } from '../models/embedder';
 
 export type ModelState =
   | { readonly state: 'notLoaded'; readonly model: string }

@@ -1,0 +1,194 @@
+/**
+ * The one composition root of the core: everything that lives as long as an open store — the
+ * store, the models (embedder with its tracked state, extractor, reranker choice), the job worker
+ * (embed / extract / hints), recall, sessions and feedback, maintenance and status. The extension,
+ * the CLI, the benches and the tests all assemble the core through this class, so a setting means
+ * the same thing in every host. It reaches the host only through the injected HostContext and plain
+ * settings values; settings changes rebuild the pipeline around the open store (`reconfigure`).
+ */
+import { userMessage } from '../errors';
+import type { HostContext, LlmClient } from '../hostContext';
+import { ingestMemories } from '../ingest/jsonlIngest';
+import type { IngestResult } from '../ingest/jsonlIngest';
+import { countJobs } from '../jobs/jobQueue';
+import type { DrainStats } from '../jobs/jobWorker';
+import { drainUntilSettled } from '../jobs/settle';
+import type { SettleWait } from '../jobs/settle';
+import { countMemories } from '../memory/memoryRecords';
+import { defaultRememberDeps, remember } from '../memory/remember';
+import type { RememberDeps, RememberInput, RememberResult } from '../memory/remember';
+import type { RerankerSet } from '../models/rerankerSet';
+import type { RecallDeps, RecallRequest } from '../recall/recallRequest';
+import { recallDetailed } from '../recall/recallService';
+import type { RecallOutcome } from '../recall/recallService';
+import type { RecallResult } from '../recall/recallTypes';
+import type { FeedbackLoop } from '../sessions/feedbackLoop';
+import type { MaintenanceService } from '../maintenance/maintenanceService';
+import type { SessionService } from '../sessions/sessionService';
+import { openStore } from '../store/openStore';
+import type { DurableMemoryStore } from '../store/durableStore';
+import type { StoreConfig } from '../config/storeConfig';
+import type { MemoryStore } from '../store/storeTypes';
+import type { EngineSettings } from './engineConfig';
+import type { EmbedderFactory } from './engineModels';
+import { buildEnginePipeline, searchConfigFor, startPipeline, stopPipeline } from './enginePipeline';
+import type { EnginePipeline } from './enginePipeline';
+import type { ModelState, TrackedEmbedder } from './trackedEmbedder';
+
+/** Default longest `settle()` waits for background work before giving up (E_TIMEOUT). */
+export const SETTLE_MAX_MS = 30 * 60_000;
+
+export interface EngineOptions {
+  /**
+   * 'background' (a long-lived host: the job worker polls, idle sessions end, maintenance runs on
+   * its schedule) or 'onDemand' (a short-lived host: jobs run only inside `settle()`).
+   */
+  readonly mode?: 'background' | 'onDemand';
+  /** Replaces the configured embedding model (tests and benches pass a fake). */
+  readonly embedder?: EmbedderFactory;
+  /** Store options (the CLI snapshots on close only when one is due). */
+  readonly store?: Partial<StoreConfig>;
+  /** Label in this process's job lease owner ("window", "cli"). */
+  readonly leaseLabel?: string;
+  readonly newId?: () => string;
+}
+
+export interface EngineStatus {
+  readonly memories: number;
+  readonly pendingJobs: number;
+  readonly deadJobs: number;
+  readonly model: ModelState;
+  readonly llm: string | undefined;
+  readonly storeDir: string;
+  /** What opening (or a later repair) had to recover, with the exact loss (docs/store.md, "Recovery"). */
+  readonly storeRecovery: { readonly message: string; readonly lostRecords: number; readonly lossExact: boolean } | undefined;
+}
+
+export interface SettleOptions {
+  readonly maxWaitMs?: number;
+  /** Told what the wait is for before each sleep (jobs other processes hold, retry backoff). */
+  readonly onWait?: (wait: SettleWait) => void;
+}
+
+export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
+  private pipeline: EnginePipeline;
+  private closed = false;
+
+  private constructor(readonly store: S, private readonly host: HostContext, private settings: EngineSettings, private readonly options: EngineOptions) {
+    this.pipeline = this.build(host.llm);
+    this.start();
+  }
+
+  /** Opens (creating if needed) the durable store at `host.paths.storeDir` and starts the engine on it. */
+  static async open(host: HostContext, settings: EngineSettings, options: EngineOptions = {}): Promise<MemoryEngine> {
+    const store = await openStore({ dir: host.paths.storeDir, logger: host.logger, clock: host.clock, ...(options.store ? { config: options.store } : {}) });
+    return new MemoryEngine(store, host, settings, options);
+  }
+
+  /** Runs an engine on a store the caller opened (an in-memory store in benches and tests); close() closes it. */
+  static onStore<T extends MemoryStore>(store: T, host: HostContext, settings: EngineSettings, options: EngineOptions = {}): MemoryEngine<T> {
+    return new MemoryEngine(store, host, settings, options);
+  }
+
+  get loop(): FeedbackLoop { return this.pipeline.loop; }
+  get sessions(): SessionService { return this.pipeline.loop.sessions; }
+  get maintenance(): MaintenanceService { return this.pipeline.loop.maintenance; }
+  get embedder(): TrackedEmbedder | undefined { return this.pipeline.embedding.embedder; }
+  get llm(): LlmClient | undefined { return this.pipeline.llm; }
+  get currentSettings(): EngineSettings { return this.settings; }
+
+  /** The configured head rerankers (models.rerankProvider), built with the pipeline. */
+  get rerankers(): RerankerSet { return this.pipeline.rerankers; }
+
+  /** What recall runs on: the search settings (graph stages off with the graph), clock, models. */
+  recallDeps(): RecallDeps {
+    const embedder = this.embedder;
+    return { config: searchConfigFor(this.settings), clock: this.host.clock, rerankers: this.pipeline.rerankers, ...(embedder ? { embedder } : {}) };
+  }
+
+  /** Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. */
+  recallDetailed(req: RecallRequest, options: { readonly explain?: boolean; readonly track?: boolean } = {}): Promise<RecallOutcome> {
+    const deps = this.recallDeps();
+    return recallDetailed(this.store, req, options.track === false ? { ...deps, track: false } : deps, options.explain ?? true);
+  }
+
+  async recall(req: RecallRequest, options: { readonly track?: boolean } = {}): Promise<RecallResult[]> {
+    return (await this.recallDetailed(req, options)).items;
+  }
+
+  /** The write path's dependencies: which jobs a new memory queues follows the models and settings. */
+  rememberDeps(): RememberDeps {
+    const hints = this.pipeline.loop.config.hints.enabled && this.pipeline.llm !== undefined;
+    return defaultRememberDeps(this.host.clock, { jobs: this.settings.jobs, enqueue: { embed: this.embedder !== undefined, extract: this.settings.graphEnabled, hints }, ...(this.options.newId ? { newId: this.options.newId } : {}) });
+  }
+
+  /** Remembers one memory and wakes the job worker. */
+  async remember(input: RememberInput): Promise<RememberResult> {
+    const r = await remember(this.store, input, this.rememberDeps());
+    if (!r.duplicate) this.poke();
+    return r;
+  }
+
+  /** Remembers many (JSONL ingest, imports) and wakes the job worker. */
+  async ingest(inputs: readonly RememberInput[]): Promise<IngestResult> {
+    const r = await ingestMemories(this.store, inputs, this.rememberDeps());
+    this.poke();
+    return r;
+  }
+
+  /** Wakes the job worker right after work was queued. */
+  poke(): void { this.pipeline.worker.poke(); }
+
+  /**
+   * Resolves once every queued job of this engine's types is done (also those other processes
+   * hold) and deferred writes (recall bookkeeping) are durable. Short-lived hosts call it to finish
+   * their work; tests await it instead of polling.
+   */
+  async settle(options: SettleOptions = {}): Promise<DrainStats> {
+    const stats = await drainUntilSettled(this.pipeline.worker, this.store, this.host.clock, { maxWaitMs: options.maxWaitMs ?? SETTLE_MAX_MS, ...(options.onWait ? { onWait: options.onWait } : {}) });
+    await this.store.flushDeferred();
+    return stats;
+  }
+
+  status(): EngineStatus {
+    const { memories, jobs } = this.store.read((db) => ({ memories: countMemories(db), jobs: countJobs(db) }));
+    const recovery = (this.store as Partial<Pick<DurableMemoryStore, 'recovery'>>).recovery;
+    return {
+      memories, pendingJobs: jobs.pending + jobs.leased, deadJobs: jobs.dead,
+      model: this.pipeline.embedding.problem ?? this.embedder?.state ?? { state: 'missing', model: this.settings.models.embeddingModel, message: 'No embedding model.' },
+      llm: this.pipeline.llm?.label, storeDir: this.store.dir,
+      storeRecovery: recovery,
+    };
+  }
+
+  /** Settings that need no rebuild (search, capture, tool confirmation). */
+  updateSettings(settings: EngineSettings): void {
+    this.settings = settings;
+  }
+
+  /** Applies new settings (and LLM client) by rebuilding the pipeline around the open store. */
+  async reconfigure(settings: EngineSettings, llm: LlmClient | undefined): Promise<void> {
+    await stopPipeline(this.pipeline);
+    this.settings = settings;
+    this.pipeline = this.build(llm);
+    this.start();
+  }
+
+  /** Ends this host's sessions, stops the workers and models, and closes the store (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await stopPipeline(this.pipeline, this.options.mode !== 'onDemand');
+    await this.store.close();
+  }
+
+  private build(llm: LlmClient | undefined): EnginePipeline {
+    return buildEnginePipeline({ store: this.store, host: this.host, settings: this.settings, llm, options: this.options });
+  }
+
+  private start(): void {
+    if (this.options.mode === 'onDemand') return;
+    const { logger } = this.host;
+    startPipeline(this.pipeline, (e) => logger.warn(`session sweep: ${userMessage(e)}`));
+  }
+}
