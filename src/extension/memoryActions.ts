@@ -11,7 +11,7 @@ import { remember } from '../core/memory/remember';
 import type { RememberResult } from '../core/memory/remember';
 import { getPinnedEntities, pinEntity, unpinEntity } from '../core/pinning/pinning';
 import type { PinnedEntity, PinResult } from '../core/pinning/pinning';
-import { recallDetailed } from '../core/recall/recallService';
+import { trackedRecall } from '../core/sessions/recallTracking';
 import type { RecallResult } from '../core/recall/recallTypes';
 import type { MemoryRuntime } from './runtime/memoryRuntime';
 
@@ -69,7 +69,7 @@ export interface RecallOptions {
 
 export async function recallMemories(rt: MemoryRuntime, query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
   const deps = { ...rt.recallDeps(), ...(options.track === false ? { track: false } : {}) };
-  const out = await recallDetailed(rt.store, {
+  const out = await trackedRecall(rt.store, {
     query,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.session ? { session: options.session } : {}),

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { systemClock } from '../../core/clock';
 import { MemoryError, userMessage } from '../../core/errors';
 import { WorkerEmbedder } from '../../core/models/workerEmbedder';
-import { recallDetailed } from '../../core/recall/recallService';
+import { trackedRecall } from '../../core/sessions/recallTracking';
 import type { RecallDeps, RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { intFlag, stringFlag } from '../args';
@@ -109,7 +109,7 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
         const deps: RecallDeps = { clock: systemClock, ...(embedder ? { embedder } : {}) };
         if (!stdin) {
           const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };
-          const out = await recallDetailed(store, req, deps, args.flags.explain === true);
+          const out = await trackedRecall(store, req, deps, args.flags.explain === true);
           if (args.flags.json === true) {
             io.stdout(JSON.stringify(out.items) + '\n');
             // The JSON stays the documented array; an empty one is explained on stderr.
@@ -123,7 +123,7 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
           if (line.trim() === '') continue;
           try {
             const req = requestFromJson(line);
-            const out = await recallDetailed(store, req, deps, args.flags.explain === true);
+            const out = await trackedRecall(store, req, deps, args.flags.explain === true);
             io.stdout(JSON.stringify(out.items) + '\n');
           } catch (e) {
             io.stdout(JSON.stringify({ error: { code: e instanceof MemoryError ? e.code : 'E_INTERNAL', message: userMessage(e) } }) + '\n');

@@ -1,6 +1,6 @@
 /**
  * The recall pipeline: arms → hydration with the filter → channel shaping → post-fusion stages →
- * over-fetch + filter hook → render width. Reads only; recallService.ts adds the bookkeeping.
+ * over-fetch + filter hook → render width. Reads only; recallService.ts says what to record.
  * Stage order: fusion/evidence shaping, graph boost, temporal prior, rerank of the head,
  * dampening, currentness, recency tie-break, facet coverage.
  */

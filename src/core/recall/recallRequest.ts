@@ -46,7 +46,10 @@ export interface RecallDeps {
   readonly vectors?: VectorIndex;
   /** Head reranker; default: the embedding blend (0.7·score + 0.3·cosine) when vectors exist. */
   readonly reranker?: Reranker;
-  /** Update access counts and session rows (default true). */
+  /**
+   * Whether `trackedRecall` (src/core/sessions/recallTracking.ts) records access counts and session
+   * rows (default true). Recall itself never writes.
+   */
   readonly track?: boolean;
 }
 

@@ -39,7 +39,7 @@ export interface StoreKnowledgeSourceOptions {
   readonly maxAspectWeight?: number;
   /** Feedback telemetry of this process; null before a session end reported (default: the process counters). */
   readonly telemetry?: () => FeedbackTelemetrySnapshot;
-  /** Recall dependencies (config, embedder, reranker); the playground runs with track: false. */
+  /** Recall dependencies (config, embedder, reranker); the playground's recalls are not tracked. */
   readonly recallDeps?: Omit<RecallDeps, 'track'>;
   /** The last focal resolution of this process; without one the latest stored session's focal set is shown. */
   readonly lastFocal?: () => FocalSnapshot | undefined;
@@ -102,7 +102,7 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
   }
 
   async recall(query: string, limit: number): Promise<readonly RecallResultView[]> {
-    const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
+    const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps };
     const outcome = await recallDetailed(this.options.store, { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) }, deps, true);
     return outcome.items.map(toRecallView);
   }
