@@ -130,7 +130,8 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
           }
         }
         return 0;
-      });
+        // A --stdin session snapshots on close, so the next command does not replay its bookkeeping.
+      }, stdin ? 'always' : 'ifDue');
     } finally {
       await embedder?.dispose?.();
     }

@@ -23,7 +23,7 @@ export function vectorIndexFor(store: MemoryStore, modelId: string, dims: number
   if (!byModel) { byModel = new Map(); indexes.set(store, byModel); }
   const key = `${modelId}:${dims}`;
   let idx = byModel.get(key);
-  if (!idx) { idx = new VectorIndex(modelId, dims); byModel.set(key, idx); }
+  if (!idx) { idx = new VectorIndex(modelId, dims); idx.watch(store); byModel.set(key, idx); }
   return idx;
 }
 
