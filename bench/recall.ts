@@ -17,7 +17,7 @@
  * bench/results/recallCli.json. Build first (node scripts/build.mjs).
  *
  *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200]
- *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--reuse DIR]
+ *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--fill-graph-every N] [--ingest-sample 500] [--reuse DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -168,6 +168,8 @@ async function mainCli(): Promise<void> {
     cliPath: join(__dirname, '..', 'dist', 'cli.js'),
     directFillFrom: Number(argOf('direct-fill-from', '50000')),
     directFillGraph: !args.includes('--no-fill-graph'),
+    directFillGraphEvery: Math.max(1, Number(argOf('fill-graph-every', '1'))),
+    ingestSample: Number(argOf('ingest-sample', '500')),
     ...(args.includes('--reuse') ? { reuseDir: argOf('reuse', '') } : {}),
   };
   const { cliPath: _cli, reuseDir: _reuse, ...shown } = opts;

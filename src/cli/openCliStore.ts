@@ -6,6 +6,10 @@
  * --set, environment, <store>/config.json, defaults), resolved before the store opens so a bad
  * value changes nothing. The CLI is short-lived, so it snapshots on close only when one is due
  * (the journal keeps everything durable in between), and always closes the store, also on errors.
+ * Commands that only read (`stats`) never snapshot: a snapshot due because of other processes'
+ * writes is not their work and cost `stats` seconds at 10k memories; a long `recall --stdin`
+ * session snapshots on close so the next command does not replay its bookkeeping (docs/store.md,
+ * "Measured: recall as users run it").
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +21,7 @@ import { MemoryEngine } from '../core/engine/memoryEngine';
 import type { HostContext, LlmClient } from '../core/hostContext';
 import type { MemorySettings } from '../core/config/memorySettings';
 import { createStreamLogger } from '../core/logger';
+import type { SnapshotOnClose } from '../core/config/storeConfig';
 import { openStore } from '../core/store/openStore';
 import type { DurableMemoryStore } from '../core/store/durableStore';
 import { stringFlag } from './args';
@@ -37,18 +42,18 @@ export function cliStoreDir(args: ParsedArgs, env: NodeJS.ProcessEnv = process.e
   return join(homedir(), '.agent-memory');
 }
 
-export function openCliStore(args: ParsedArgs): Promise<DurableMemoryStore> {
+export function openCliStore(args: ParsedArgs, snapshotOnClose: SnapshotOnClose = 'ifDue'): Promise<DurableMemoryStore> {
   return openStore({
     dir: cliStoreDir(args),
     logger: createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn'),
-    config: { snapshotOnClose: 'ifDue' },
+    config: { snapshotOnClose },
   });
 }
 
 /** Resolves the configuration, opens the store, runs `fn`, and closes the store whatever happens. */
-export async function withCliStore<T>(args: ParsedArgs, fn: (store: DurableMemoryStore, settings: MemorySettings) => Promise<T>): Promise<T> {
+export async function withCliStore<T>(args: ParsedArgs, fn: (store: DurableMemoryStore, settings: MemorySettings) => Promise<T>, snapshotOnClose: SnapshotOnClose = 'ifDue'): Promise<T> {
   const { settings } = resolveCliSettings(args, cliStoreDir(args));
-  const store = await openCliStore(args);
+  const store = await openCliStore(args, snapshotOnClose);
   try {
     return await fn(store, settings);
   } finally {
@@ -63,6 +68,8 @@ export interface CliEngineOptions {
   readonly llm?: (args: ParsedArgs) => LlmClient | undefined;
   /** This command's own policy settings (`agentMemory.` keys without the prefix), over the CLI's. */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** When closing snapshots the store (default 'ifDue'; a long `recall --stdin` session passes 'always'). */
+  readonly snapshotOnClose?: SnapshotOnClose;
 }
 
 /** Commands that never call a language model (recall, sessions, maintenance run as the CLI always has: without one). */
@@ -92,7 +99,7 @@ export function openCliEngine(args: ParsedArgs, io: CliIo, options: CliEngineOpt
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
   const llm = (options.llm ?? cliLlm)(args);
   const host: HostContext = { paths: { storeDir: settings.storePath, ...cliModelDirs(args) }, logger, clock: systemClock, llm, progress: cliJobProgress(io) };
-  return MemoryEngine.open(host, settings, { mode: 'onDemand', leaseLabel: 'cli', store: { snapshotOnClose: 'ifDue' }, ...(options.embedder ? { embedder: options.embedder } : {}) });
+  return MemoryEngine.open(host, settings, { mode: 'onDemand', leaseLabel: 'cli', store: { snapshotOnClose: options.snapshotOnClose ?? 'ifDue' }, ...(options.embedder ? { embedder: options.embedder } : {}) });
 }
 
 /** Opens the engine, runs `fn`, and closes it whatever happens. */

@@ -99,7 +99,8 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
     // One intra-op thread: a single short query gains nothing from two, and on small machines a
     // spinning second ONNX thread competes with the arms running on the main thread.
     const embedder = only === 'lexical' ? () => undefined : options.embedder;
-    return withCliEngine(args, io, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 }, ...(embedder ? { embedder } : {}) }, async (engine) => {
+    // A --stdin session snapshots on close, so the next command does not replay its bookkeeping.
+    return withCliEngine(args, io, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 }, snapshotOnClose: stdin ? 'always' : 'ifDue', ...(embedder ? { embedder } : {}) }, async (engine) => {
       const explain = args.flags.explain === true;
       if (!stdin) {
         const req: RecallRequest = { query, ...(limit !== undefined ? { limit } : {}), ...(session !== undefined ? { session } : {}), ...(project !== undefined ? { project } : {}), ...(only ? { only } : {}) };

@@ -51,7 +51,7 @@ export function collectStats(store: DurableMemoryStore): StoreStatsReport {
 
 /** `agent-memory stats [--json]`: counts and store facts (cheap: no full scans beyond COUNT). */
 export async function statsCommand(args: ParsedArgs, io: CliIo): Promise<number> {
-  const report = await withCliStore(args, async (store) => collectStats(store));
+  const report = await withCliStore(args, async (store) => collectStats(store), 'never');
   if (args.flags.json === true) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   } else {

@@ -20,6 +20,7 @@ import type { RememberDeps, RememberInput, RememberResult } from '../memory/reme
 import type { RerankerSet } from '../models/rerankerSet';
 import type { RecallDeps, RecallRequest } from '../recall/recallRequest';
 import { recallDetailed } from '../recall/recallService';
+import { trackedRecall } from '../sessions/recallTracking';
 import type { RecallOutcome } from '../recall/recallService';
 import type { RecallResult } from '../recall/recallTypes';
 import type { FeedbackLoop } from '../sessions/feedbackLoop';
@@ -109,7 +110,9 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   /** Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. */
   recallDetailed(req: RecallRequest, options: { readonly explain?: boolean; readonly track?: boolean } = {}): Promise<RecallOutcome> {
     const deps = this.recallDeps();
-    return recallDetailed(this.store, req, options.track === false ? { ...deps, track: false } : deps, options.explain ?? true);
+    const explain = options.explain ?? true;
+    // Recall itself only reads; the session layer records what it says to (sessions/recallTracking.ts).
+    return options.track === false ? recallDetailed(this.store, req, deps, explain) : trackedRecall(this.store, req, deps, explain);
   }
 
   async recall(req: RecallRequest, options: { readonly track?: boolean } = {}): Promise<RecallResult[]> {

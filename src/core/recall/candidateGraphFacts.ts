@@ -33,6 +33,9 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
   return { entitiesByMemory, degreeByEntity };
 }
 
+// `+a.status` keeps the planner on idx_attributes_memory: without statistics it picked the status
+// index, which matches nearly every attribute, and scanned them all on every recall (docs/store.md,
+// "Measured: recall as users run it").
 export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[]): Map<string, AttributeState[]> {
   const out = new Map<string, AttributeState[]>();
   if (memoryIds.length === 0) return out;
@@ -40,7 +43,7 @@ export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[])
     `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem,
             (a.entity_id IS NULL AND a.aspect_id IS NULL AND a.group_key IS ?) AS whole
        FROM entity_attributes a LEFT JOIN entity_attributes r ON r.id = a.superseded_by
-      WHERE a.memory_id IN (${ph(memoryIds.length)}) AND a.status IN ('active', 'superseded')
+      WHERE a.memory_id IN (${ph(memoryIds.length)}) AND +a.status IN ('active', 'superseded')
       ORDER BY whole DESC, a.importance DESC, a.created_at DESC`, [MEMORY_CLAIM_GROUP, ...memoryIds]);
   for (const r of rows) {
     const list = out.get(r.memory_id) ?? [];

@@ -3,7 +3,7 @@
  * with the filter, fusion and evidence shaping), then the stages after fusion as data
  * (recallStages.ts, in order: graph boost, temporal prior, rerank of the head, window, dampening,
  * currentness, recency tie-break, facet coverage), then over-fetch + filter hook → render width.
- * Reads only; recallService.ts adds the bookkeeping. docs/recall-design.md describes each stage.
+ * Reads only; recallService.ts says what to record. docs/recall-design.md describes each stage.
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { MemoryStore } from '../store/storeTypes';

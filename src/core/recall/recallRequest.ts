@@ -59,7 +59,10 @@ export interface RecallDeps {
    * per query, with its own head size and timeout. Wins over `reranker`.
    */
   readonly rerankers?: RecallRerankers;
-  /** Update access counts and session rows (default true). */
+  /**
+   * Whether `trackedRecall` (src/core/sessions/recallTracking.ts) records access counts and session
+   * rows (default true). Recall itself never writes.
+   */
   readonly track?: boolean;
 }
 

@@ -4,7 +4,7 @@
  * replaced vectors) and rebuild only when rows disappeared. Cheap enough to call before every
  * query (one indexed MAX/COUNT when nothing changed).
  */
-import type { SqlReader } from '../store/storeTypes';
+import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
 import { decodeVector } from '../models/vectorStore';
 import { VectorMatrix } from './vectorMatrix';
 
@@ -16,6 +16,9 @@ export class VectorIndex {
   private rowCount = 0;
   /** Vectors skipped because their width differs from the model's (stale or corrupt rows). */
   skipped = 0;
+  /** Set by watch(): the row count is checked only after the store reported a change. */
+  private watching: Disposable | undefined;
+  private changed = true;
 
   constructor(readonly modelId: string, readonly dims: number) {
     this.matrix = new VectorMatrix(dims);
@@ -24,7 +27,22 @@ export class VectorIndex {
   get size(): number { return this.matrix.size; }
   get vectors(): VectorMatrix { return this.matrix; }
 
+  /**
+   * Counts rows only after `store` reports a change (any write, own or another process's). New or
+   * replaced vectors always raise MAX(rowid), which every sync still reads; the COUNT(*) that detects
+   * deletions walks a whole index (tens of ms on a busy machine at 10k rows) and ran on every
+   * recall. A deletion seen a moment late costs nothing: hydration never returns a deleted memory.
+   */
+  watch(store: MemoryStore): void {
+    this.watching ??= store.onDidChange(() => { this.changed = true; });
+  }
+
   sync(db: SqlReader): void {
+    if (this.watching && !this.changed) {
+      const top = db.get<{ mx: number | null }>('SELECT MAX(rowid) AS mx FROM embeddings')?.mx ?? 0;
+      if (top === this.lastRowid) return;
+    }
+    this.changed = false;
     // Change detection over the whole table: MAX(rowid) is O(1) and COUNT(*) walks the smallest
     // index, never the vector pages (a filtered count would read every 2 KB blob row).
     const stat = db.get<{ n: number; mx: number | null }>('SELECT COUNT(*) AS n, MAX(rowid) AS mx FROM embeddings');

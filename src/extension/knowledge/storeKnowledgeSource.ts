@@ -41,7 +41,7 @@ export interface StoreKnowledgeSourceOptions {
   readonly maxAspectWeight?: number;
   /** Feedback telemetry of this process; null before a session end reported (default: the process counters). */
   readonly telemetry?: () => FeedbackTelemetrySnapshot;
-  /** Recall dependencies (config, embedder, reranker); the playground runs with track: false. */
+  /** Recall dependencies (config, embedder, reranker); the playground's recalls are not tracked. */
   readonly recallDeps?: Omit<RecallDeps, 'track'>;
   /** The playground's recall, untracked; the extension passes its engine's so it follows every settings change. */
   readonly recallUntracked?: (req: RecallRequest) => Promise<{ readonly items: readonly RecallResult[] }>;

@@ -4,6 +4,7 @@ import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { recall, recallDetailed } from '../../../src/core/recall/recallService';
+import { trackedRecall } from '../../../src/core/sessions/recallTracking';
 import { isMemoryError } from '../../../src/core/errors';
 import { fakeEmbedder } from './fakeEmbedder';
 import { insertMemory, insertVector, seed } from './recallDb';
@@ -101,7 +102,7 @@ describe('recall service (in-memory store)', () => {
     const pages = (): string => store.read((db) => db.all<{ id: number; block: Uint8Array }>('SELECT id, block FROM memories_fts_data ORDER BY id')
       .map((r) => `${r.id}:${Buffer.from(r.block).toString('hex')}`).join('|'));
     const before = pages();
-    const out = await recallDetailed(store, { query: 'deploy port config file' }, { clock, config: lexicalOnly });
+    const out = await trackedRecall(store, { query: 'deploy port config file' }, { clock, config: lexicalOnly });
     assert.equal(store.read((db) => db.get<{ n: number }>("SELECT access_count AS n FROM memories WHERE id = 'both'"))?.n, 0, 'not written on the answer path');
     assert.equal(await out.recorded, true);
     const row = store.read((db) => db.get<{ access_count: number; last_accessed: string }>("SELECT access_count, last_accessed FROM memories WHERE id = 'both'"));
@@ -111,8 +112,8 @@ describe('recall service (in-memory store)', () => {
   });
 
   it('records session rows with source, rank, was_injected and fts_hit_count', async () => {
-    await recall(store, { query: 'deploy port', session: 's1', limit: 1, injected: true }, { clock, config: lexicalOnly });
-    await recall(store, { query: 'deploy port', session: 's1', limit: 1 }, { clock, config: lexicalOnly });
+    await trackedRecall(store, { query: 'deploy port', session: 's1', limit: 1, injected: true }, { clock, config: lexicalOnly });
+    await trackedRecall(store, { query: 'deploy port', session: 's1', limit: 1 }, { clock, config: lexicalOnly });
     await store.flushDeferred();
     const rows = store.read((db) => db.all<{ memory_id: string; source: string; rank: number; was_injected: number; fts_hit_count: number }>(
       "SELECT memory_id, source, rank, was_injected, fts_hit_count FROM session_memories WHERE session_key = 's1' ORDER BY rank"));
@@ -125,8 +126,20 @@ describe('recall service (in-memory store)', () => {
   });
 
   it('does not record anything when tracking is off', async () => {
-    await recall(store, { query: 'deploy port', session: 's2' }, { clock, config: lexicalOnly, track: false });
+    const out = await trackedRecall(store, { query: 'deploy port', session: 's2' }, { clock, config: lexicalOnly, track: false });
+    assert.equal(await out.recorded, true);
+    await store.flushDeferred();
     assert.equal(store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM session_memories"))?.n, 0);
+  });
+
+  it('recall alone records nothing: it returns what a tracked recall would record', async () => {
+    const out = await recallDetailed(store, { query: 'deploy port', session: 's3', injected: true }, { clock, config: lexicalOnly });
+    assert.ok(out.bookkeeping && out.bookkeeping.results.length > 0);
+    assert.equal(out.bookkeeping.session, 's3');
+    assert.equal(out.bookkeeping.injected, true);
+    await store.flushDeferred();
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories'))?.n, 0);
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT SUM(access_count) AS n FROM memories'))?.n, 0);
   });
 
   it('applies the filter hook on the over-fetched pool before slicing', async () => {

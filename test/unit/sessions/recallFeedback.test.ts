@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import type { RankedRecall } from '../../../src/core/recall/recallPipeline';
-import { recall, recallDetailed, sessionSource } from '../../../src/core/recall/recallService';
+import { recallDetailed, sessionSource } from '../../../src/core/recall/recallService';
+import { trackedRecall } from '../../../src/core/sessions/recallTracking';
 import type { RecallRequest } from '../../../src/core/recall/recallRequest';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
@@ -68,11 +69,11 @@ async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspe
     clock.advance(60_000);
     if (writeAtOnce) {
       // The behaviour before deferral: each recall's bookkeeping in its own write, at once.
-      const out = await recallDetailed(store, req, { clock, track: false });
+      const out = await recallDetailed(store, req, { clock });
       const nowIso = new Date(clock.now()).toISOString();
       await store.write('recall', (w) => recordRecallAsBefore(w, out, req, nowIso, cap));
     } else {
-      await recall(store, req, { clock });
+      await trackedRecall(store, req, { clock });
     }
   }
   const pendingBeforeEnd = countRows(store);
@@ -102,7 +103,7 @@ describe('recall hits feed the session feedback loop', () => {
     await store.write('hash', (db) => db.run("UPDATE memories SET content_hash = id WHERE content_hash IS NULL"));
     const { service } = makeService(store, clock);
     await service.start({ sessionKey: 'r1' });
-    const found = await recall(store, { query: 'when do production deploys happen', session: 'r1', only: 'lexical' }, { clock });
+    const found = (await trackedRecall(store, { query: 'when do production deploys happen', session: 'r1', only: 'lexical' }, { clock })).items;
     assert.equal(found[0]?.id, memory);
     await store.flushDeferred();
     const hits = store.read((db) => db.get<{ fts_hit_count: number; was_injected: number }>('SELECT fts_hit_count, was_injected FROM session_memories WHERE session_key = ? AND memory_id = ?', ['r1', memory]));
