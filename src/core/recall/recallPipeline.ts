@@ -10,12 +10,15 @@ import { applyCurrentness } from './currentness';
 import { applyDampening } from './dampening';
 import { shapeScore } from './evidenceShaping';
 import { shapeByFacetCoverage } from './facetCoverage';
+import { feedbackLexical } from './feedbackExpansion';
 import { projectTokens, resolveFocalEntities } from './focalEntities';
 import { getGraphBoostIds, specificEntities } from './graphBoost';
 import { loadAttributeStates, loadHubInput } from './graphContext';
 import { hintSearch, lexicalSearch, termWeights } from './lexicalArm';
 import type { LexicalHit } from './lexicalArm';
 import { selectResults } from './overFetch';
+import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
+import { withoutQuestionWords } from './questionWords';
 import { queryTerms, significantTokens } from './queryTerms';
 import { filterClause, hasTimeBounds } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
@@ -74,7 +77,8 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   const filter: MemoryFilter = { ...(req.project !== undefined ? { project: req.project } : {}), ...(req.since !== undefined ? { since: req.since } : {}), ...(req.until !== undefined ? { until: req.until } : {}) };
   // With a project filter, the project's own name is no evidence (every candidate belongs to it).
   const projectWords = new Set(req.project !== undefined ? projectTokens(req.project).flatMap((t) => t.split(/[-_]/)).concat(projectTokens(req.project)) : []);
-  const allTerms = queryTerms(req.query, cfg.lexical.maxTerms + projectWords.size);
+  const parsedTerms = queryTerms(req.query, cfg.lexical.maxTerms * 2 + projectWords.size);
+  const allTerms = cfg.lexical.questionWords ? withoutQuestionWords(parsedTerms) : parsedTerms;
   const contentTerms = allTerms.filter((t) => !projectWords.has(t));
   const terms = (contentTerms.length > 0 ? contentTerms : allTerms).slice(0, cfg.lexical.maxTerms);
   const notes: string[] = [];
@@ -89,10 +93,14 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   if (cfg.vector.enabled && !deps.embedder) notes.push('no embedder configured; vector arm off');
 
   const l0 = performance.now();
-  const { lexical, hints } = store.read((db) => ({
-    lexical: cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg) : new Map<string, LexicalHit>(),
-    hints: cfg.hints.enabled ? hintSearch(db, terms, filter, cfg) : new Map<string, number>(),
-  }));
+  const { queryHits, lexical, hints } = store.read((db) => {
+    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg) : new Map<string, LexicalHit>();
+    return {
+      queryHits,
+      lexical: cfg.feedback.enabled ? feedbackLexical(db, queryHits, terms, filter, cfg) : queryHits,
+      hints: cfg.hints.enabled ? hintSearch(db, terms, filter, cfg) : new Map<string, number>(),
+    };
+  });
   timings.lexicalMs = performance.now() - l0;
 
   const qvec = await embedding;
@@ -155,6 +163,11 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
     cands.push({ id, content: row.content, type: row.type, createdAt: row.created_at, sourceId: row.source_id, importance: row.importance, score: shaped.score, channels, explain });
   }
   cands = sortByScore(cands);
+  if (cfg.neighbours.enabled) {
+    const head = cands.slice(0, cfg.neighbours.head).map((c) => c.id);
+    const neighbours = store.read((db) => loadSessionNeighbours(db, head, cfg.neighbours.span, filter));
+    cands = expandSessionNeighbours(cands, neighbours, cfg.neighbours, (id) => ({ lexical: 0, semantic: cfg.vector.enabled ? Math.max(0, cosine(id) ?? 0) : 0, hint: 0, traversal: 0 }));
+  }
   if (graph.boost && graph.boost.memoryIds.size > 0) {
     for (const c of cands) {
       const w = graph.boost.weights.get(c.id);
@@ -177,13 +190,13 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   cands = applyDampening(window, significantTokens(req.query), ctx.hub, cfg.dampening);
   cands = applyCurrentness(cands, ctx.states, req.query, cfg.currentness);
   cands = applyRecencyTieBreak(cands, now, cfg.recency);
-  const facets = significantTokens(req.query);
+  const facets = cfg.lexical.questionWords ? withoutQuestionWords(significantTokens(req.query)) : significantTokens(req.query);
   const facetWeights = cfg.facets.enabled && cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets)) : undefined;
   cands = shapeByFacetCoverage(cands, facets, Math.max(width, cfg.topK), cfg.facets, facetWeights);
   for (const c of cands) c.explain.score = c.score;
   const results = selectResults(cands, limit, req.overFetch ?? cfg.overFetch, req.filter);
   timings.stagesMs = performance.now() - s0;
   timings.totalMs = performance.now() - t0;
-  const lexicalIds = [...lexical.entries()].sort((a, b) => b[1].score - a[1].score).map(([id]) => id).filter((id) => rows.has(id));
+  const lexicalIds = [...queryHits.entries()].sort((a, b) => b[1].score - a[1].score).map(([id]) => id).filter((id) => rows.has(id));
   return { results, lexicalIds, timings, notes };
 }
