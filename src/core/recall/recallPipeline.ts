@@ -1,7 +1,7 @@
 /**
  * The recall pipeline: arms → hydration with the filter → channel shaping → post-fusion stages →
  * over-fetch + filter hook → render width. Reads only; recallService.ts adds the bookkeeping.
- * Stage order: fusion/evidence shaping, graph boost, temporal prior, rerank of the head,
+ * Stage order: fusion/evidence shaping, session neighbours, graph boost, temporal prior, rerank of the head,
  * dampening, currentness, recency tie-break, facet coverage.
  */
 import type { SearchConfig } from '../config/searchConfig';

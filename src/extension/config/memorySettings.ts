@@ -131,6 +131,7 @@ export function searchSettings(get: SettingGetter): SearchConfig {
     currentness: defined({ enabled: b('currentnessEnabled') }),
     dampening: defined({ gravityEnabled: b('gravityDampeningEnabled'), hubEnabled: b('hubDampeningEnabled'), resolutionEnabled: b('resolutionBoostEnabled') }),
     rerank: defined({ enabled: b('rerankEnabled') }),
+    neighbours: defined({ enabled: b('sessionNeighboursEnabled') }),
   });
 }
 

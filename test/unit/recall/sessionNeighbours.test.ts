@@ -12,9 +12,9 @@ const on = resolveSearchConfig({ neighbours: { enabled: true, weight: 0.5, head:
 const row = (id: string): NeighbourRow => ({ id, content: `turn ${id}`, type: 'fact', createdAt: '2026-01-01T00:00:00.000Z', sourceId: id, importance: 0.5 });
 
 describe('session neighbourhood expansion', () => {
-  it('is off by default and then changes nothing', () => {
-    const cfg = resolveSearchConfig().neighbours;
-    assert.equal(cfg.enabled, false);
+  it('is on by default; switched off it changes nothing', () => {
+    assert.equal(resolveSearchConfig().neighbours.enabled, true);
+    const cfg = resolveSearchConfig({ neighbours: { enabled: false } }).neighbours;
     const out = expandSessionNeighbours([cand('a', 0.9)], new Map([['a', [row('b')]]]), cfg, emptyChannels);
     assert.deepEqual(out.map((c) => c.id), ['a']);
   });
