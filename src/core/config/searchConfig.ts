@@ -43,7 +43,8 @@ export interface LexicalConfig {
   readonly idfHits: boolean;
   /**
    * Drop question words (questionWords.ts: pronouns, prepositions, "kind", "how many", ...) from
-   * the query's terms and facets. docs/recall-design.md has its measured effect.
+   * the query's terms and facets. Off by default: real recall@10 +0.004 (0.732 → 0.736) but the
+   * synthetic set −0.014 (0.878 → 0.864), bench/quality.ts; docs/recall-design.md has the table.
    */
   readonly questionWords: boolean;
 }
@@ -215,8 +216,9 @@ export interface SessionNeighbourConfig {
 export interface FeedbackConfig {
   /**
    * Pseudo-relevance feedback (feedbackExpansion.ts): words shared by the best lexical hits become
-   * a second FTS query blended into the lexical channel. docs/recall-design.md has its measured
-   * effect on both development sets.
+   * a second FTS query blended into the lexical channel. Off by default: with the defaults below
+   * it lowered real recall@10 0.732 → 0.726 and synthetic R@5 0.841 → 0.829 (bench/quality.ts);
+   * docs/recall-design.md has the table.
    */
   readonly enabled: boolean;
   /** Share of the lexical channel given to the feedback query's normalised bm25. */
