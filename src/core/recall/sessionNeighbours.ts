@@ -42,9 +42,12 @@ export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], spa
   const f = filterClause(filter);
   const cols = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance';
   const toRow = (r: Row): NeighbourRow => ({ id: r.id, content: r.content, type: r.type, createdAt: r.created_at, sourceId: r.source_id, importance: r.importance });
+  // One lookup for every head id's place, then two index range searches per id with a session.
+  const places = new Map<string, { rowid: number; session_key: string }>();
+  for (const r of db.all<{ id: string; rowid: number; session_key: string }>(`SELECT id, rowid, session_key FROM memories WHERE id IN (${ids.map(() => '?').join(',')}) AND session_key IS NOT NULL`, [...ids])) places.set(r.id, r);
   for (const id of ids) {
-    const self = db.get<{ rowid: number; session_key: string | null }>('SELECT rowid, session_key FROM memories WHERE id = ?', [id]);
-    if (!self || self.session_key === null) continue;
+    const self = places.get(id);
+    if (!self) continue;
     const before = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid < ? AND ${f.sql} ORDER BY m.rowid DESC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
     const after = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid > ? AND ${f.sql} ORDER BY m.rowid ASC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
     const rows: NeighbourRow[] = [];
