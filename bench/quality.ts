@@ -82,11 +82,12 @@ export interface Variant { name: string; only?: RecallOnly; config: SearchConfig
 const v = (name: string, input: SearchConfigInput, only?: RecallOnly): Variant => ({ name, config: resolveSearchConfig(input), ...(only ? { only } : {}) });
 
 const D = DEFAULT_SEARCH_CONFIG;
-/** Arms and fusion only: every graph, temporal, dampening, currentness and facet stage off, rerank off. */
+/** Arms and fusion only: every graph, temporal, dampening, currentness, facet and neighbour stage off, rerank off. */
 const BARE: SearchConfigInput = {
   graphBoost: { ...D.graphBoost, enabled: false }, traversal: { ...D.traversal, enabled: false }, facets: { ...D.facets, enabled: false },
   temporalPrior: { ...D.temporalPrior, enabled: false }, recency: { ...D.recency, enabled: false }, currentness: { ...D.currentness, enabled: false },
   dampening: { ...D.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false }, rerank: { ...D.rerank, enabled: false },
+  neighbours: { ...D.neighbours, enabled: false },
 };
 
 /** A stage switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
@@ -102,6 +103,8 @@ function variants(): Variant[] {
     v('vector-only', {}, 'vector'),
     toggle('term probing', d.lexical.probing, (x) => ({ lexical: { ...d.lexical, probing: x } })),
     toggle('idf-weighted hits', d.lexical.idfHits, (x) => ({ lexical: { ...d.lexical, idfHits: x } })),
+    toggle('question words dropped', d.lexical.questionWords, (x) => ({ lexical: { ...d.lexical, questionWords: x } })),
+    toggle('feedback', d.feedback.enabled, (x) => ({ feedback: { ...d.feedback, enabled: x } })),
     toggle('cosine normalisation', d.vector.normalise, (x) => ({ vector: { ...d.vector, normalise: x } })),
     toggle('hints', d.hints.enabled, (x) => ({ hints: { ...d.hints, enabled: x } })),
     toggle('graph boost', d.graphBoost.enabled, (x) => ({ graphBoost: { ...d.graphBoost, enabled: x } })),
@@ -114,6 +117,7 @@ function variants(): Variant[] {
     toggle('hub', d.dampening.hubEnabled, (x) => ({ dampening: { ...d.dampening, hubEnabled: x } })),
     toggle('resolution', d.dampening.resolutionEnabled, (x) => ({ dampening: { ...d.dampening, resolutionEnabled: x } })),
     toggle('rerank', d.rerank.enabled, (x) => ({ rerank: { ...d.rerank, enabled: x } })),
+    toggle('session neighbours', d.neighbours.enabled, (x) => ({ neighbours: { ...d.neighbours, enabled: x } })),
     v('bare fusion', BARE),
     v('bare fusion + rerank', { ...BARE, rerank: { ...d.rerank, enabled: true } }),
   ];

@@ -41,6 +41,12 @@ export interface LexicalConfig {
    * 0.651, bench/quality.ts); bm25 in the blend already discounts common terms.
    */
   readonly idfHits: boolean;
+  /**
+   * Drop question words (questionWords.ts: pronouns, prepositions, "kind", "how many", ...) from
+   * the query's terms and facets. Off by default: real recall@10 +0.004 (0.732 → 0.736) but the
+   * synthetic set −0.014 (0.878 → 0.864), bench/quality.ts; docs/recall-design.md has the table.
+   */
+  readonly questionWords: boolean;
 }
 
 export interface VectorConfig {
@@ -194,6 +200,42 @@ export interface DampeningConfig {
   readonly resolutionMinChars: number;
 }
 
+export interface SessionNeighbourConfig {
+  /**
+   * Session neighbourhood expansion (sessionNeighbours.ts): the turns next to a head candidate in
+   * the same capture session join or are lifted at `weight` × its score. On by default: on the
+   * real conversations (bench/quality.ts, LoCoMo dev set) it raised the full pipeline's recall@10
+   * 0.659 → 0.732 and R@5 0.574 → 0.620 (weight 0.7, two turns each side); on the synthetic set
+   * R@10 0.879 → 0.878.
+   * docs/recall-design.md has the table.
+   */
+  readonly enabled: boolean;
+  /** Share of the head candidate's score a neighbour gets. */
+  readonly weight: number;
+  /** How many top candidates pass score to their neighbours. */
+  readonly head: number;
+  /** Neighbours on each side. */
+  readonly span: number;
+}
+
+export interface FeedbackConfig {
+  /**
+   * Pseudo-relevance feedback (feedbackExpansion.ts): words shared by the best lexical hits become
+   * a second FTS query blended into the lexical channel. Off by default: with the defaults below
+   * it lowered real recall@10 0.732 → 0.726 and synthetic R@5 0.841 → 0.829 (bench/quality.ts);
+   * docs/recall-design.md has the table.
+   */
+  readonly enabled: boolean;
+  /** Share of the lexical channel given to the feedback query's normalised bm25. */
+  readonly weight: number;
+  /** Best lexical hits read for feedback words. */
+  readonly docs: number;
+  /** Feedback words added. */
+  readonly terms: number;
+  /** A feedback word must occur in at least this many of those hits. */
+  readonly minDocs: number;
+}
+
 export interface RerankConfig {
   readonly enabled: boolean;
   /** Head size 20, timeout 2000 ms (docs/recall-design.md, "Rerankers"). */
@@ -223,6 +265,8 @@ export interface SearchConfig {
   readonly currentness: CurrentnessConfig;
   readonly dampening: DampeningConfig;
   readonly rerank: RerankConfig;
+  readonly neighbours: SessionNeighbourConfig;
+  readonly feedback: FeedbackConfig;
 }
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
@@ -232,7 +276,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   topK: 20,
   limit: 10,
   overFetch: 1,
-  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: false },
+  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: false, questionWords: false },
   vector: { enabled: true, normalise: true },
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
@@ -251,6 +295,9 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
     resolutionEnabled: true, resolutionBoost: 1.2, resolutionMinChars: 50,
   },
   rerank: { enabled: true, topN: 20, timeoutMs: 2000 },
+  // Weight and span chosen on the real dev conversations (docs/recall-design.md, "Session neighbours").
+  neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
+  feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
 };
 
 /** A partial config: any group may be given partly. */
@@ -275,6 +322,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
   const lx = input.lexical ?? {}, vc = input.vector ?? {}, hi = input.hints ?? {}, gb = input.graphBoost ?? {};
   const tr = input.traversal ?? {}, fc = input.facets ?? {}, tp = input.temporalPrior ?? {}, rc = input.recency ?? {};
   const cu = input.currentness ?? {}, dp = input.dampening ?? {}, rr = input.rerank ?? {};
+  const nb = input.neighbours ?? {}, fb = input.feedback ?? {};
   const rankStep = num(rc.rankStep, d.recency.rankStep, 0.001, 1);
   return {
     alpha: num(input.alpha, d.alpha, 0, 1),
@@ -289,7 +337,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       hitWeight: num(lx.hitWeight, d.lexical.hitWeight, 0, 1),
       commonTermFraction: num(lx.commonTermFraction, d.lexical.commonTermFraction, 0.01, 1),
       commonTermMinDocs: int(lx.commonTermMinDocs, d.lexical.commonTermMinDocs, 0, 1_000_000_000),
-      idfHits: bool(lx.idfHits, d.lexical.idfHits),
+      idfHits: bool(lx.idfHits, d.lexical.idfHits), questionWords: bool(lx.questionWords, d.lexical.questionWords),
     },
     vector: { enabled: bool(vc.enabled, d.vector.enabled), normalise: bool(vc.normalise, d.vector.normalise) },
     hints: { enabled: bool(hi.enabled, d.hints.enabled), hintOnlyCap: num(hi.hintOnlyCap, d.hints.hintOnlyCap, 0, 1) },
@@ -339,6 +387,14 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
     rerank: {
       enabled: bool(rr.enabled, d.rerank.enabled), topN: int(rr.topN, d.rerank.topN, 1, 200),
       timeoutMs: int(rr.timeoutMs, d.rerank.timeoutMs, 1, 60_000),
+    },
+    neighbours: {
+      enabled: bool(nb.enabled, d.neighbours.enabled), weight: num(nb.weight, d.neighbours.weight, 0, 1),
+      head: int(nb.head, d.neighbours.head, 1, 100), span: int(nb.span, d.neighbours.span, 1, 10),
+    },
+    feedback: {
+      enabled: bool(fb.enabled, d.feedback.enabled), weight: num(fb.weight, d.feedback.weight, 0, 1),
+      docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
     },
   };
 }

@@ -213,6 +213,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Rerank the head of the results with the reranker chosen in agentMemory.models.rerankProvider.",
   },
   {
+    key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',
+    description: "Bring in the memories captured right before and after a top result in the same session (a question's answer often sits in the next turn).",
+  },
+  {
     key: 'extraction.aliases', type: 'object', default: {}, itemType: 'string', scope: 'window', target: 'extraction.aliases',
     markdownDescription: "Extra entity aliases, alias → canonical name (e.g. `{ \"the db\": \"PostgreSQL\" }`), on top of the built-in table (JS → JavaScript, Postgres/psql → PostgreSQL, k8s → Kubernetes, …). Names are compared ignoring case, spaces, dots, hyphens and underscores. New memories use them at extraction; the *merge-entities* maintenance task merges existing duplicates.",
   },

@@ -29,7 +29,7 @@ export interface LexicalHit {
 
 interface RawRow { id: string; content: string; rank: number }
 
-function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: number): RawRow[] {
+export function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: number): RawRow[] {
   const f = filterClause(filter);
   // Top rowids from FTS alone first, then the join and filter on that small set: joining before
   // the sort would fetch every matching row (thousands for common words). Filters that can drop

@@ -14,6 +14,8 @@ import type { GraphBoostResult } from './graphBoost';
 import { hintSearch, lexicalSearch } from './lexicalArm';
 import type { LexicalHit } from './lexicalArm';
 import { queryTerms } from './queryTerms';
+import { withoutQuestionWords } from './questionWords';
+import { feedbackLexical } from './feedbackExpansion';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
 import { DEFAULT_RECALL_AGENT } from './recallRequest';
@@ -84,7 +86,8 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   const filter = requestFilter(req);
   // With a project filter, the project's own name is no evidence (every candidate belongs to it).
   const projectWords = new Set(req.project !== undefined ? projectTokens(req.project).flatMap((t) => t.split(/[-_]/)).concat(projectTokens(req.project)) : []);
-  const allTerms = queryTerms(req.query, cfg.lexical.maxTerms + projectWords.size);
+  const parsedTerms = queryTerms(req.query, cfg.lexical.maxTerms * 2 + projectWords.size);
+  const allTerms = cfg.lexical.questionWords ? withoutQuestionWords(parsedTerms) : parsedTerms;
   const contentTerms = allTerms.filter((t) => !projectWords.has(t));
   const terms = (contentTerms.length > 0 ? contentTerms : allTerms).slice(0, cfg.lexical.maxTerms);
   const notes: string[] = [];
@@ -99,10 +102,15 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   if (cfg.vector.enabled && !deps.embedder) notes.push('no embedder configured; vector arm off');
 
   const l0 = performance.now();
-  const { lexical, hints } = store.read((db) => ({
-    lexical: cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg) : new Map<string, LexicalHit>(),
-    hints: cfg.hints.enabled ? hintSearch(db, terms, filter, cfg) : new Map<string, number>(),
-  }));
+  const { queryHits, lexical, hints } = store.read((db) => {
+    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg) : new Map<string, LexicalHit>();
+    return {
+      queryHits,
+      // Pseudo-relevance feedback (feedbackExpansion.ts, off by default) blends a second query into the lexical channel.
+      lexical: cfg.feedback.enabled ? feedbackLexical(db, queryHits, terms, filter, cfg) : queryHits,
+      hints: cfg.hints.enabled ? hintSearch(db, terms, filter, cfg) : new Map<string, number>(),
+    };
+  });
   timings.lexicalMs = performance.now() - l0;
 
   const qvec = await embedding;
@@ -175,7 +183,7 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
     if (graph.trav?.constraintMemoryIds.has(id)) explain.notes.push(`constraint of a focal entity (${graph.focal?.entityNames.join(', ')})`);
     cands.push({ id, content: row.content, type: row.type, createdAt: row.created_at, sourceId: row.source_id, importance: row.importance, score: shaped.score, channels, explain });
   }
-  const lexicalIds = [...lexical.entries()].sort((a, b) => b[1].score - a[1].score).map(([id]) => id).filter((id) => rows.has(id));
+  const lexicalIds = [...queryHits.entries()].sort((a, b) => b[1].score - a[1].score).map(([id]) => id).filter((id) => rows.has(id));
   return {
     candidates: sortByScore(cands), filter, projectWords, queryVector: qvec, vectors,
     focal: graph.focal, traversal: graph.trav, graphBoost: graph.boost, lexicalIds, timings, notes, fusionStartedAt: s0,

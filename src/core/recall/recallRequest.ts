@@ -106,5 +106,7 @@ export function effectiveConfig(base: SearchConfig | undefined, req: RecallReque
     currentness: { ...cfg.currentness, ...off },
     dampening: { ...cfg.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false },
     rerank: { ...cfg.rerank, ...off },
+    neighbours: { ...cfg.neighbours, ...off },
+    feedback: { ...cfg.feedback, ...off },
   };
 }

@@ -15,6 +15,8 @@ import { shapeByFacetCoverage } from './facetCoverage';
 import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
 import { termWeights } from './lexicalArm';
 import { significantTokens } from './queryTerms';
+import { withoutQuestionWords } from './questionWords';
+import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import type { GatheredCandidates } from './recallCandidates';
 import { hasTimeBounds } from './recallFilter';
 import type { RecallDeps, RecallRequest } from './recallRequest';
@@ -44,6 +46,22 @@ export interface RecallStage {
   enabled(cfg: SearchConfig): boolean;
   apply(cands: Candidate[], ctx: StageContext): Candidate[] | Promise<Candidate[]>;
 }
+
+/**
+ * Session neighbours (sessionNeighbours.ts): the turns next to a head candidate in the same capture
+ * session join or are lifted at a share of its score (docs/recall-design.md, "Session neighbours").
+ */
+const sessionNeighboursStage: RecallStage = {
+  id: 'sessionNeighbours',
+  enabled: (cfg) => cfg.neighbours.enabled,
+  apply(cands, { store, cfg, gathered }) {
+    const head = cands.slice(0, cfg.neighbours.head).map((c) => c.id);
+    const neighbours = store.read((db) => loadSessionNeighbours(db, head, cfg.neighbours.span, gathered.filter));
+    const { queryVector, vectors } = gathered;
+    const cosine = (id: string): number => (cfg.vector.enabled && queryVector && vectors ? Math.max(0, vectors.vectors.cosine(id, queryVector) ?? 0) : 0);
+    return expandSessionNeighbours(cands, neighbours, cfg.neighbours, (id) => ({ lexical: 0, semantic: cosine(id), hint: 0, traversal: 0 }));
+  },
+};
 
 /** Additive boost for memories linked to an entity the query names (graphBoost.ts). */
 const graphBoostStage: RecallStage = {
@@ -126,7 +144,7 @@ const facetStage: RecallStage = {
   id: 'facets',
   enabled: (cfg) => cfg.facets.enabled,
   apply(cands, { store, req, cfg, width }) {
-    const facets = significantTokens(req.query);
+    const facets = cfg.lexical.questionWords ? withoutQuestionWords(significantTokens(req.query)) : significantTokens(req.query);
     const weights = cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets)) : undefined;
     return shapeByFacetCoverage(cands, facets, Math.max(width, cfg.topK), cfg.facets, weights);
   },
@@ -134,7 +152,7 @@ const facetStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  graphBoostStage, temporalPriorStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
+  sessionNeighboursStage, graphBoostStage, temporalPriorStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

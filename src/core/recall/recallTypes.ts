@@ -27,7 +27,7 @@ export interface Explain {
   channels: ChannelScores;
   /** Score right after fusion and evidence shaping. */
   fused: number;
-  /** Which channels found the candidate ("lexical", "vector", "hint", "traversal"). */
+  /** Which channels found the candidate ("lexical", "vector", "hint", "traversal"; "neighbour": sessionNeighbours.ts). */
   sources: string[];
   /** Terms of the query this memory hit, when probing ran. */
   termsHit?: number;

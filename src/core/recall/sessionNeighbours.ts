@@ -1,0 +1,93 @@
+/**
+ * Session neighbourhood expansion (docs/recall-design.md, "Session neighbours"): the turns right
+ * before and after a well-ranked memory in the same capture session join the candidates (or are
+ * lifted) at a share of that memory's score. In a conversation the words of a question often sit
+ * in one turn ("What did you do last weekend?") and the answer in the next, which shares none of
+ * them; the evidence of a multi-part question is often a few turns apart in one session.
+ *
+ * Neighbours are the adjacent live memories of the same `session_key` in insertion (rowid) order,
+ * read by `loadSessionNeighbours`; `expandSessionNeighbours` is the pure scoring part.
+ */
+import type { SearchConfig } from '../config/searchConfig';
+import type { SqlReader } from '../store/storeTypes';
+import { filterClause } from './recallFilter';
+import type { MemoryFilter } from './recallFilter';
+import { applyDelta, sortByScore } from './recallTypes';
+import type { Candidate } from './recallTypes';
+
+export type SessionNeighbourConfig = SearchConfig['neighbours'];
+
+/** A memory next to a head candidate, hydrated so it can join the candidates. */
+export interface NeighbourRow {
+  readonly id: string;
+  readonly content: string;
+  readonly type: string;
+  readonly createdAt: string;
+  readonly sourceId: string | null;
+  readonly importance: number;
+}
+
+/** Head candidate id → its neighbours (up to `span` before and after, nearest first). */
+export type NeighbourMap = ReadonlyMap<string, readonly NeighbourRow[]>;
+
+interface Row { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number }
+
+/**
+ * The up-to-`span` live memories before and after each of `ids` in its session (rowid order),
+ * under the recall filter. Memories without a session have no neighbours.
+ */
+export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter): Map<string, NeighbourRow[]> {
+  const out = new Map<string, NeighbourRow[]>();
+  if (span <= 0 || ids.length === 0) return out;
+  const f = filterClause(filter);
+  const cols = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance';
+  const toRow = (r: Row): NeighbourRow => ({ id: r.id, content: r.content, type: r.type, createdAt: r.created_at, sourceId: r.source_id, importance: r.importance });
+  // One lookup for every head id's place, then two index range searches per id with a session.
+  const places = new Map<string, { rowid: number; session_key: string }>();
+  for (const r of db.all<{ id: string; rowid: number; session_key: string }>(`SELECT id, rowid, session_key FROM memories WHERE id IN (${ids.map(() => '?').join(',')}) AND session_key IS NOT NULL`, [...ids])) places.set(r.id, r);
+  for (const id of ids) {
+    const self = places.get(id);
+    if (!self) continue;
+    const before = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid < ? AND ${f.sql} ORDER BY m.rowid DESC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
+    const after = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid > ? AND ${f.sql} ORDER BY m.rowid ASC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
+    const rows: NeighbourRow[] = [];
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      if (after[i]) rows.push(toRow(after[i] as Row));
+      if (before[i]) rows.push(toRow(before[i] as Row));
+    }
+    if (rows.length > 0) out.set(id, rows);
+  }
+  return out;
+}
+
+/**
+ * The head (first `cfg.head`) candidates pass `cfg.weight` × their score to each neighbour: a
+ * neighbour not yet a candidate joins with that score (channels from `channelsOf`), one already
+ * ranked lower is lifted to it. Never lowers a score; re-sorted.
+ */
+export function expandSessionNeighbours(cands: readonly Candidate[], neighbours: NeighbourMap, cfg: SessionNeighbourConfig, channelsOf: (id: string) => Candidate['channels']): Candidate[] {
+  if (!cfg.enabled || cfg.weight <= 0 || neighbours.size === 0) return [...cands];
+  const byId = new Map(cands.map((c) => [c.id, c]));
+  const added: Candidate[] = [];
+  // Offers come from the scores before any lift, so a lifted neighbour passes nothing on.
+  const head = cands.slice(0, cfg.head).map((c) => ({ parent: c, offered: c.score * cfg.weight }));
+  for (const { parent, offered } of head) {
+    for (const n of neighbours.get(parent.id) ?? []) {
+      const note = 'next to a recalled memory of the same session';
+      const existing = byId.get(n.id);
+      if (existing) {
+        if (existing.score < offered) applyDelta(existing, 'neighbours', offered - existing.score, note);
+        continue;
+      }
+      const channels = channelsOf(n.id);
+      const c: Candidate = {
+        id: n.id, content: n.content, type: n.type, createdAt: n.createdAt, sourceId: n.sourceId, importance: n.importance,
+        score: offered, channels,
+        explain: { channels, fused: 0, sources: ['neighbour'], boosts: [], penalties: [], notes: [note], score: offered },
+      };
+      byId.set(n.id, c);
+      added.push(c);
+    }
+  }
+  return sortByScore([...cands, ...added]);
+}

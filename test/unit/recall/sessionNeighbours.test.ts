@@ -1,0 +1,73 @@
+import { strict as assert } from 'node:assert';
+import { ManualClock } from '../../../src/core/clock';
+import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
+import { expandSessionNeighbours, loadSessionNeighbours } from '../../../src/core/recall/sessionNeighbours';
+import type { NeighbourRow } from '../../../src/core/recall/sessionNeighbours';
+import { emptyChannels } from '../../../src/core/recall/recallTypes';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
+import { cand } from './candidateFixture';
+
+const on = resolveSearchConfig({ neighbours: { enabled: true, weight: 0.5, head: 2, span: 1 } }).neighbours;
+const row = (id: string): NeighbourRow => ({ id, content: `turn ${id}`, type: 'fact', createdAt: '2026-01-01T00:00:00.000Z', sourceId: id, importance: 0.5 });
+
+describe('session neighbourhood expansion', () => {
+  it('is on by default; switched off it changes nothing', () => {
+    assert.equal(resolveSearchConfig().neighbours.enabled, true);
+    const cfg = resolveSearchConfig({ neighbours: { enabled: false } }).neighbours;
+    const out = expandSessionNeighbours([cand('a', 0.9)], new Map([['a', [row('b')]]]), cfg, emptyChannels);
+    assert.deepEqual(out.map((c) => c.id), ['a']);
+  });
+
+  it('adds a head candidate\'s neighbour at weight × its score, with a note, in score order', () => {
+    const out = expandSessionNeighbours([cand('a', 0.8), cand('x', 0.5), cand('y', 0.3)], new Map([['a', [row('b')]]]), on, emptyChannels);
+    assert.deepEqual(out.map((c) => c.id), ['a', 'x', 'b', 'y']);
+    const b = out[2];
+    assert.ok(b);
+    assert.ok(Math.abs(b.score - 0.4) < 1e-9);
+    assert.deepEqual(b.explain.sources, ['neighbour']);
+    assert.match(b.explain.notes.join(' '), /same session/);
+  });
+
+  it('lifts a lower-ranked neighbour and never lowers a higher one', () => {
+    const low = expandSessionNeighbours([cand('a', 0.8), cand('x', 0.5), cand('b', 0.1)], new Map([['a', [row('b')]]]), on, emptyChannels);
+    assert.deepEqual(low.map((c) => [c.id, Number(c.score.toFixed(3))]), [['a', 0.8], ['x', 0.5], ['b', 0.4]]);
+    assert.equal(low[2]?.explain.boosts[0]?.stage, 'neighbours');
+    const high = expandSessionNeighbours([cand('a', 0.8), cand('b', 0.7)], new Map([['a', [row('b')]]]), on, emptyChannels);
+    assert.deepEqual(high.map((c) => [c.id, c.score]), [['a', 0.8], ['b', 0.7]]);
+  });
+
+  it('only the head passes score on, and a lifted neighbour passes nothing further', () => {
+    const neighbours = new Map([['a', [row('b')]], ['b', [row('c')]], ['z', [row('q')]]]);
+    const out = expandSessionNeighbours([cand('a', 0.8), cand('b', 0.1), cand('z', 0.05)], neighbours, on, emptyChannels);
+    // b (rank 2) is lifted to 0.4 by a, but offers c half of its own 0.1; z (rank 3) offers q nothing.
+    assert.deepEqual(out.map((c) => c.id), ['a', 'b', 'z', 'c']);
+    assert.ok(Math.abs((out[3]?.score ?? 0) - 0.05) < 1e-9);
+  });
+
+  describe('loading neighbours from the store', () => {
+    let store: MemoryStore;
+    const put = (w: SqlWriter, id: string, session: string | null, deleted = 0): void => {
+      w.run('INSERT INTO memories (id, content, type, session_key, is_deleted, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [id, `turn ${id}`, 'fact', session, deleted, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']);
+    };
+    beforeEach(async () => {
+      store = await openMemoryStore({ clock: new ManualClock() });
+      await store.write('seed', (w) => {
+        put(w, 's1-1', 's1'); put(w, 's2-1', 's2'); put(w, 's1-2', 's1'); put(w, 's1-3', 's1', 1); put(w, 's1-4', 's1'); put(w, 'lone', null);
+      });
+    });
+    afterEach(async () => { await store.close(); });
+
+    it('reads the adjacent live memories of the same session in insertion order, nearest first', () => {
+      const n = store.read((db) => loadSessionNeighbours(db, ['s1-2', 's1-1', 'lone', 'missing'], 1, {}));
+      // s1-3 is deleted, so s1-2's next live neighbour is s1-4; s2-1 belongs to another session.
+      assert.deepEqual(n.get('s1-2')?.map((r) => r.id), ['s1-4', 's1-1']);
+      assert.deepEqual(n.get('s1-1')?.map((r) => r.id), ['s1-2']);
+      assert.equal(n.has('lone'), false);
+      assert.equal(n.has('missing'), false);
+      const wide = store.read((db) => loadSessionNeighbours(db, ['s1-1'], 2, {}));
+      assert.deepEqual(wide.get('s1-1')?.map((r) => r.id), ['s1-2', 's1-4']);
+    });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The settings that shape recall beyond the search stages the recall fixture probes: the configured
+ * reranker (models.rerankTopN, models.rerankTimeoutMs, models.crossEncoderModel, built by
+ * createRecallReranker from the settings as the engine builds it), pins as focal entities
+ * (search.pinsFocal) and session neighbours (search.sessionNeighboursEnabled).
+ */
+import { strict as assert } from 'node:assert';
+import { ManualClock } from '../../../src/core/clock';
+import { readMemorySettings, recallSearchConfig } from '../../../src/core/config/memorySettings';
+import type { Reranker } from '../../../src/core/models/rerank';
+import type { RerankerSet } from '../../../src/core/models/rerankerSet';
+import { pinEntity } from '../../../src/core/pinning/pinning';
+import { createRecallReranker } from '../../../src/core/recall/createRecallReranker';
+import { recallDetailed } from '../../../src/core/recall/recallService';
+import type { RecallDeps } from '../../../src/core/recall/recallRequest';
+import type { RecallOutcome } from '../../../src/core/recall/recallService';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import { tinyBertFixture } from '../models/tinyBertFixture';
+import { fakeEmbedder } from '../recall/fakeEmbedder';
+import { insertMemory, insertVector, seed } from '../recall/recallDb';
+import { settingContract } from './contractRegistry';
+import { openRecallFixture } from './recallFixture';
+
+const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
+const dirs = { bundledModelsDir: '/nonexistent', cacheDir: '/nonexistent' };
+const emb = fakeEmbedder();
+const QUERY = 'deploy port server';
+const TEXTS = [
+  'The deploy port of the server is 8443.', 'Deploy the server on port 9000 tomorrow.', 'The server port for deploy checks is 7000.',
+  'Our deploy uses the server port from config.', 'A deploy to the server needs port 22 open.', 'The server deploy port changed last week.',
+  'Port and server settings for the deploy job.', 'The deploy server listens on one port.', 'Server port notes for the next deploy.',
+];
+
+/** Ids of the results a reranker rescored. */
+function reranked(out: RecallOutcome): string[] {
+  return out.items.filter((r) => [...(r.explain?.boosts ?? []), ...(r.explain?.penalties ?? [])].some((a) => a.stage.startsWith('rerank:'))).map((r) => r.id);
+}
+
+describe('settings contract: rerankers, pins and session neighbours', function () {
+  this.timeout(60_000);
+  let store: MemoryStore;
+  const sets: RerankerSet[] = [];
+  /** The reranker set and search config the settings `values` give, as the engine builds them. */
+  const configured = (values: Readonly<Record<string, unknown>>): Pick<RecallDeps, 'config' | 'rerankers'> & { rerankers: RerankerSet } => {
+    const s = readMemorySettings((k) => values[k]);
+    const rerankers = createRecallReranker(s.models, { dirs });
+    sets.push(rerankers);
+    return { config: recallSearchConfig(s), rerankers };
+  };
+  const run = (deps: Partial<RecallDeps>): Promise<RecallOutcome> => recallDetailed(store, { query: QUERY, limit: 9 }, { clock, embedder: emb, track: false, ...deps });
+
+  beforeEach(async () => {
+    store = await openMemoryStore({ clock });
+    await seed(store, (w) => TEXTS.forEach((content, i) => {
+      insertMemory(w, { id: `m${i}`, content });
+      insertVector(w, `m${i}`, emb.vector(content), emb.id);
+    }));
+  });
+  afterEach(async () => {
+    for (const s of sets.splice(0)) await s.dispose();
+    await store.close();
+  });
+
+  settingContract('models.rerankTopN', 'bounds how many head results the reranker rescores', async () => {
+    const all = reranked(await run(configured({})));
+    const head = reranked(await run(configured({ 'models.rerankTopN': 2 })));
+    assert.ok(all.length > 2, `the default top-N rescored ${all.length}`);
+    assert.ok(head.length > 0 && head.length <= 2, `top-N 2 rescored ${head.length}`);
+  });
+
+  settingContract('models.rerankTimeoutMs', 'is how long recall waits for the reranker before keeping the fused order', async () => {
+    const slowFor = (deps: ReturnType<typeof configured>): Partial<RecallDeps> => {
+      const slow: Reranker = { id: 'slow', rerank: (_q, h) => new Promise((resolve) => setTimeout(() => resolve([...h].reverse()), 300)) };
+      return { config: deps.config, rerankers: { forQuery: () => slow, options: () => deps.rerankers.options() } };
+    };
+    const short = await run(slowFor(configured({ 'models.rerankTimeoutMs': 50 })));
+    assert.match(short.notes.join('\n'), /reranker slow timed out after 50 ms; original order kept/);
+    const long = await run(slowFor(configured({ 'models.rerankTimeoutMs': 5_000 })));
+    assert.deepEqual(long.notes, []);
+    assert.notDeepEqual(long.items.map((r) => r.id), short.items.map((r) => r.id), 'with time to finish, the reranker reordered the head');
+  });
+
+  settingContract('models.crossEncoderModel', 'names the pair-scoring model the crossEncoder provider loads', async () => {
+    const missing = await run(configured({ 'models.rerankProvider': 'crossEncoder' }));
+    assert.match(missing.notes.join('\n'), /reranker crossEncoder failed \(No cross-encoder model is configured\.\)/);
+    const real = configured({ 'models.rerankProvider': 'crossEncoder', 'models.crossEncoderModel': await tinyBertFixture() });
+    await real.rerankers.warmUp();
+    const out = await run(real);
+    assert.ok(out.items.some((r) => [...(r.explain?.boosts ?? []), ...(r.explain?.penalties ?? [])].some((a) => a.stage === 'rerank:crossEncoder')), 'the named model rescored the head');
+  });
+
+  settingContract('search.sessionNeighboursEnabled', 'brings in the turns captured next to a top result in its session', async () => {
+    await store.write('session', (w) => {
+      for (const [i, content] of ['Can you remind me what we settled on?', 'The deploy port of the staging server is 8443.', 'Thanks, noted for the release checklist.'].entries()) {
+        w.run('INSERT INTO memories (id, content, type, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+          [`s${i}`, content, 'fact', 'chat-1', `2026-01-02T00:00:0${i}.000Z`, `2026-01-02T00:00:0${i}.000Z`]);
+      }
+    });
+    const ask = (values: Readonly<Record<string, unknown>>) => recallDetailed(store, { query: 'staging deploy port 8443', limit: 20 },
+      { clock, track: false, config: recallSearchConfig(readMemorySettings((k) => values[k])) }).then((o) => o.items.map((r) => r.id));
+    const on = await ask({});
+    const off = await ask({ 'search.sessionNeighboursEnabled': false });
+    assert.ok(on.includes('s2') && !off.includes('s2'), `the next turn joins only with neighbours on (on: ${on.join(' ')}; off: ${off.join(' ')})`);
+  });
+
+  settingContract('search.pinsFocal', 'a pinned entity changes what recall returns; off, the pin changes nothing', async () => {
+    const fx = await openRecallFixture();
+    try {
+      const unpinnedOn = await fx.fingerprint({});
+      const unpinnedOff = await fx.fingerprint({ 'search.pinsFocal': false });
+      assert.equal(unpinnedOn, unpinnedOff, 'without a pin the setting has nothing to act on');
+      await fx.store.write('pin', (w) => { pinEntity(w, 'default', 'Grafana', new Date(fx.clock.now()).toISOString()); });
+      assert.notEqual(await fx.fingerprint({}), unpinnedOn, 'the pin reached recall');
+      assert.equal(await fx.fingerprint({ 'search.pinsFocal': false }), unpinnedOff, 'with the setting off the pin is not focal');
+    } finally {
+      await fx.close();
+    }
+  });
+});
