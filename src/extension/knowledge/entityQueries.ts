@@ -6,6 +6,8 @@
  * Without the graph tables everything reads as empty.
  */
 import type { SqlReader } from '../../core/store/storeTypes';
+import { teamMarks } from '../../core/team/teamMarks';
+import type { TeamMark } from '../../core/team/teamMarks';
 import type {
   AspectView, AttributeStatus, AttributeView, EntityDetail, EntityHealthView, EntitySummary, KnowledgeCounts, RelationView,
 } from '../../../webview/protocolTypes';
@@ -92,7 +94,7 @@ export function listEntityTypes(db: SqlReader, agentId: string): string[] {
 }
 
 interface AttributeRow {
-  id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null;
+  id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null; memory_id: string | null;
 }
 
 function clamp01(v: number): number {
@@ -112,11 +114,13 @@ function currentnessNote(a: AttributeRow, byId: ReadonlyMap<string, AttributeRow
   return old ? `Current; replaces: ${short(old.content)}` : null;
 }
 
-function toAttribute(a: AttributeRow, byId: ReadonlyMap<string, AttributeRow>, replaces: ReadonlyMap<string, AttributeRow>): AttributeView {
+function toAttribute(a: AttributeRow, byId: ReadonlyMap<string, AttributeRow>, replaces: ReadonlyMap<string, AttributeRow>, marks: ReadonlyMap<string, TeamMark>): AttributeView {
+  const team = a.memory_id ? marks.get(a.memory_id) : undefined;
   const status: AttributeStatus = a.status === 'superseded' || a.status === 'deleted' ? a.status : 'active';
   return {
     id: a.id, kind: a.kind === 'constraint' ? 'constraint' : 'attribute', status, importance: clamp01(a.importance),
     content: a.content, supersededBy: a.superseded_by, currentnessNote: currentnessNote(a, byId, replaces),
+    team: team ? { author: team.author, mine: team.mine } : null,
   };
 }
 
@@ -129,7 +133,7 @@ export function readEntityDetail(db: SqlReader, agentId: string, id: string, hea
   const aspects = db.all<{ id: string; name: string; weight: number; updated_at: string | null }>(
     'SELECT id, name, weight, updated_at FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC, name, id', [id]);
   const attrs = db.all<AttributeRow>(
-    `SELECT id, aspect_id, kind, status, importance, content, superseded_by FROM entity_attributes
+    `SELECT id, aspect_id, kind, status, importance, content, superseded_by, memory_id FROM entity_attributes
      WHERE entity_id = ? ORDER BY importance DESC, updated_at DESC, id`, [id]);
   const byId = new Map(attrs.map((a) => [a.id, a]));
   const replaces = new Map<string, AttributeRow>();
@@ -137,8 +141,10 @@ export function readEntityDetail(db: SqlReader, agentId: string, id: string, hea
   const perAspect = new Map<string, AttributeView[]>();
   const unassigned: AttributeView[] = [];
   const aspectIds = new Set(aspects.map((a) => a.id));
+  // Team memories and their author (docs/team.md "In VS Code"), one lookup for the entity.
+  const marks = teamMarks(db, attrs.flatMap((a) => (a.memory_id ? [a.memory_id] : [])));
   for (const a of attrs) {
-    const view = toAttribute(a, byId, replaces);
+    const view = toAttribute(a, byId, replaces, marks);
     if (a.aspect_id && aspectIds.has(a.aspect_id)) {
       const list = perAspect.get(a.aspect_id) ?? [];
       list.push(view);

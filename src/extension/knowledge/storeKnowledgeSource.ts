@@ -16,6 +16,7 @@ import { getEntityHealth } from '../../core/predictor/entityHealth';
 import type { RecallDeps } from '../../core/recall/recallRequest';
 import { recallDetailed } from '../../core/recall/recallService';
 import type { Disposable, MemoryStore, SqlReader } from '../../core/store/storeTypes';
+import { teamMarks } from '../../core/team/teamMarks';
 import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../webview/protocolTypes';
 import { PROTOCOL_LIMITS } from '../../../webview/protocol';
 import { listEntityPage, listEntityTypes, readCounts, readEntityDetail } from './entityQueries';
@@ -104,7 +105,8 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
   async recall(query: string, limit: number): Promise<readonly RecallResultView[]> {
     const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
     const outcome = await recallDetailed(this.options.store, { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) }, deps, true);
-    return outcome.items.map(toRecallView);
+    const marks = this.options.store.read((db) => teamMarks(db, outcome.items.map((r) => r.id)));
+    return outcome.items.map((r) => toRecallView(r, marks.get(r.id) ?? null));
   }
 
   onDidChange(listener: () => void): Disposable {
