@@ -79,6 +79,19 @@ async function childPull(url: string, project: string, probeText: string): Promi
   const password = process.env.PGPASSWORD ?? '';
   const t0 = performance.now();
   const c = await openClient(url, password, project, false);
+  // Profile: time inside the local store transactions that apply pulled pages ('team.pull'); the
+  // rest of the pull is the server query, moving the rows and decoding them.
+  // Of that, applySqlMs runs the statements of applyPulled; the remainder is the store's commit
+  // (journal and durability) and waiting for the write lock.
+  let applyMs = 0, applySqlMs = 0, applyPages = 0;
+  const write = c.store.write.bind(c.store);
+  c.store.write = async <T>(label: string, fn: Parameters<typeof write<T>>[1]): Promise<T> => {
+    if (label !== 'team.pull') return write(label, fn);
+    const w0 = performance.now();
+    try {
+      return await write(label, (db) => { const s0 = performance.now(); try { return fn(db); } finally { applySqlMs += performance.now() - s0; } });
+    } finally { applyMs += performance.now() - w0; applyPages++; }
+  };
   const pulled = await c.sync.pull();
   const pullMs = performance.now() - t0;
   const rssAfterPullMb = process.memoryUsage().rss / 1048576;
@@ -101,7 +114,7 @@ async function childPull(url: string, project: string, probeText: string): Promi
   const vectorMs = performance.now() - vecStart;
   const rssMb = process.memoryUsage().rss / 1048576;
   const out = {
-    pulled: pulled.inserted, vectorsReused: pulled.vectorsReused, count, pullMs, rssAfterPullMb, rssMb,
+    pulled: pulled.inserted, vectorsReused: pulled.vectorsReused, count, pullMs, applyMs, applySqlMs, applyCommitMs: applyMs - applySqlMs, applyPages, serverAndTransferMs: pullMs - applyMs, rssAfterPullMb, rssMb,
     firstLexicalQueryMs: lexicalMs, firstVectorQueryMs: vectorMs, searchableMs: performance.now() - t0,
     lexicalFound: lexical.some((r) => r.content === probeText), ftsIndexHasProbe: ftsHit === 1, vectorFound: vector.some((r) => r.content === probeText),
   };
@@ -202,7 +215,7 @@ async function main(): Promise<void> {
     result.totalSeconds = round((Date.now() - started) / 1000);
     result.loadavgAtEnd = loadavg().map((n) => round(n));
     mkdirSync(join(__dirname, 'results'), { recursive: true });
-    const file = ONLY_LARGE ? 'team-pull.json' : SKIP_LARGE ? 'team-without-pull.json' : 'team.json';
+    const file = ONLY_LARGE ? (LARGE === 100_000 ? 'team-pull.json' : `team-pull-${LARGE}.json`) : SKIP_LARGE ? 'team-without-pull.json' : 'team.json';
     writeFileSync(join(__dirname, 'results', file), JSON.stringify(result, null, 2) + '\n');
     console.log(`wrote bench/results/${file}`);
   } finally {
