@@ -7,6 +7,7 @@ import { codicon, fmtDate, fmtPercent, fmtWeight, h, pinIcon } from './dom';
 import { healthLabel, healthLevel, healthReason } from './health';
 import { entityTypeIcon } from './entityTypeIcons';
 import type { AspectView, AttributeView, CopyWhat, EntityDetail, RelationView } from '../src/shared/knowledgeProtocolTypes';
+import { teamBadge } from './teamBadge';
 
 export interface EntityDetailEvents {
   setPinned(id: string, pinned: boolean): void;
@@ -105,7 +106,8 @@ function attributeList(attributes: readonly AttributeView[]): HTMLElement {
     h('div', { class: 'attr-badges' },
       h('span', { class: `badge${t.kind === 'constraint' ? ' warn' : ''}` }, t.kind),
       t.status !== 'active' ? h('span', { class: 'badge muted' }, t.status) : null,
-      h('span', { class: 'badge muted', title: 'importance' }, `imp ${fmtPercent(t.importance)}`)),
+      h('span', { class: 'badge muted', title: 'importance' }, `imp ${fmtPercent(t.importance)}`),
+      teamBadge(t.team)),
     h('div', { class: 'attr-content' }, t.content || '(empty)'),
     t.currentnessNote ? h('div', { class: 'note' }, t.currentnessNote) : null)));
 }

@@ -6,6 +6,7 @@ import { fmtDate, h } from './dom';
 import { weightBar } from './entityDetail';
 import type { ExplainScore, RecallResultView } from '../src/shared/knowledgeProtocolTypes';
 import type { RecallState } from './viewState';
+import { teamBadge } from './teamBadge';
 
 export type PlaygroundStatus =
   | { readonly kind: 'idle' }
@@ -43,6 +44,7 @@ function resultItem(x: RecallResultView, i: number, top: number): HTMLElement {
       weightBar(x.score / top, 'score relative to the best result'),
       h('span', { class: 'score', title: 'final score' }, x.score.toFixed(3)),
       h('span', { class: 'badge' }, x.memoryType),
+      teamBadge(x.team),
       x.stale ? h('span', { class: 'badge stale', title: staleTitle(x.stale) }, x.stale.status === 'superseded' ? 'superseded' : 'partly superseded') : null,
       h('span', { class: 'muted small' }, fmtDate(x.createdAt))),
     h('div', { class: 'result-content' }, x.content),

@@ -9,7 +9,7 @@ import type { DecodeResult, Decoder } from './decode';
 import type {
   AspectView, AttributeView, EntityDetail, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
   FeedbackTelemetry, FocalEntityView, FocalResolution, HostMessage, KnowledgeCounts, KnowledgeStats,
-  RecallExplain, RecallResultView, RelationView, WebviewMessage,
+  RecallExplain, RecallResultView, RelationView, TeamMarkView, WebviewMessage,
 } from './knowledgeProtocolTypes';
 
 /** Bounds of the protocol. Large enough for real stores, small enough to refuse garbage. */
@@ -69,6 +69,9 @@ export const entitySummaryDecoder: Decoder<EntitySummary> = object({
   health: nullable(health),
 });
 
+/** A PostgreSQL role name is at most 63 bytes; the bound leaves room for any encoding of it. */
+const team: Decoder<TeamMarkView | null> = nullable(object({ author: nullable(str(1, L.typeLength * 4)), mine: bool }));
+
 const attribute: Decoder<AttributeView> = object({
   id,
   kind: oneOf(['attribute', 'constraint']),
@@ -77,6 +80,7 @@ const attribute: Decoder<AttributeView> = object({
   content: str(0, L.contentLength),
   supersededBy: nullable(id),
   currentnessNote: nullable(str(1, L.noteLength)),
+  team,
 });
 
 const aspect: Decoder<AspectView> = object({
@@ -154,6 +158,7 @@ export const recallResultDecoder: Decoder<RecallResultView> = object({
   createdAt: isoish,
   stale: nullable(object({ status: oneOf(['superseded', 'partly-superseded']), replacement: nullable(str(1, L.contentLength)) })),
   explain: nullable(explain),
+  team,
 });
 
 const entityType = nullable(str(1, L.typeLength));

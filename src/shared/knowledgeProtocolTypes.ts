@@ -28,6 +28,15 @@ export interface EntitySummary {
   readonly health: EntityHealthView | null;
 }
 
+/**
+ * A memory shared through team memory (docs/team.md): a teammate's replica (`mine` false, `author`
+ * their PostgreSQL role) or one of this store's own shared memories (`mine` true).
+ */
+export interface TeamMarkView {
+  readonly author: string | null;
+  readonly mine: boolean;
+}
+
 export type AttributeKind = 'attribute' | 'constraint';
 export type AttributeStatus = 'active' | 'superseded' | 'deleted';
 
@@ -40,6 +49,8 @@ export interface AttributeView {
   readonly supersededBy: string | null;
   /** Structured currentness: e.g. "Superseded by: …" with the replacement's content. */
   readonly currentnessNote: string | null;
+  /** Set when the attribute's memory is a team memory; null for personal ones. */
+  readonly team: TeamMarkView | null;
 }
 
 export interface AspectView {
@@ -150,6 +161,8 @@ export interface RecallResultView {
    */
   readonly stale: { readonly status: 'superseded' | 'partly-superseded'; readonly replacement: string | null } | null;
   readonly explain: RecallExplain | null;
+  /** Set when the memory is a team memory; null for personal ones. */
+  readonly team: TeamMarkView | null;
 }
 
 export type ErrorScope = 'list' | 'detail' | 'pin' | 'recall' | 'stats' | 'focal' | 'action';

@@ -20,7 +20,7 @@ import type { MemoryStore } from '../../core/store/storeTypes';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { initTeamServer } from '../../core/team/teamConnection';
 import { TeamSync } from '../../core/team/teamSync';
-import { readTeamState } from '../../core/team/teamLocal';
+import { readTeamState } from '../../core/team/teamState';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';

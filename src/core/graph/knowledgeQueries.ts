@@ -110,6 +110,8 @@ export interface EntityAttributeRow {
   readonly importance: number;
   readonly content: string;
   readonly supersededBy: string | null;
+  /** The memory the claim came from (team marks look it up). */
+  readonly memoryId: string | null;
 }
 
 export interface EntityRelationRow {
@@ -140,8 +142,8 @@ export function readEntityStructure(db: SqlReader, agentId: string, id: string):
   if (!row) return undefined;
   const aspects = db.all<{ id: string; name: string; weight: number; updated_at: string | null }>(
     'SELECT id, name, weight, updated_at FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC, name, id', [id]);
-  const attributes = db.all<{ id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null }>(
-    `SELECT id, aspect_id, kind, status, importance, content, superseded_by FROM entity_attributes
+  const attributes = db.all<{ id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null; memory_id: string | null }>(
+    `SELECT id, aspect_id, kind, status, importance, content, superseded_by, memory_id FROM entity_attributes
      WHERE entity_id = ? ORDER BY importance DESC, updated_at DESC, id`, [id]);
   const relations = db.all<{ id: string; dir: string; relation_type: string; other_id: string; other_name: string | null; strength: number; confidence: number; mentions: number }>(
     `SELECT r.id, 'outgoing' AS dir, r.relation_type, r.target_entity_id AS other_id, o.name AS other_name, r.strength, r.confidence, r.mentions
@@ -153,7 +155,7 @@ export function readEntityStructure(db: SqlReader, agentId: string, id: string):
   return {
     entity: { ...toRow(row), canonicalName: row.canonical_name, description: row.description, updatedAt: row.updated_at },
     aspects: aspects.map((a) => ({ id: a.id, name: a.name, weight: a.weight, updatedAt: a.updated_at })),
-    attributes: attributes.map((a) => ({ id: a.id, aspectId: a.aspect_id, kind: a.kind, status: a.status, importance: a.importance, content: a.content, supersededBy: a.superseded_by })),
+    attributes: attributes.map((a) => ({ id: a.id, aspectId: a.aspect_id, kind: a.kind, status: a.status, importance: a.importance, content: a.content, supersededBy: a.superseded_by, memoryId: a.memory_id })),
     relations: relations.map((r) => ({
       id: r.id, direction: r.dir === 'incoming' ? 'incoming' : 'outgoing', relationType: r.relation_type, otherId: r.other_id, otherName: r.other_name,
       strength: r.strength, confidence: r.confidence, mentions: r.mentions,

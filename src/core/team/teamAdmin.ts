@@ -7,7 +7,8 @@ import type { Clock } from '../clock';
 import { isoFromMs } from '../clock';
 import type { MemoryStore } from '../store/storeTypes';
 import { connectTeam, parseConnectionString, serverSchemaVersion } from './teamConnection';
-import { clearConnection, saveConnection, setProjectShared, shareMemory, unshareMemory } from './teamLocal';
+import { shareMemory, unshareMemory } from './teamOutbox';
+import { clearConnection, saveConnection, setProjectShared } from './teamState';
 
 export interface ConnectResult {
   /** role@host:port/database */

@@ -20,9 +20,12 @@ import type { Logger } from '../logger';
 import type { Disposable, MemoryStore } from '../store/storeTypes';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import type { ParsedConnection } from './teamConnection';
-import { ackPushed, applyPulled, applyScan, outboxSize, planIsEmpty, planScan, readOutbox, readTeamState } from './teamLocal';
-import type { ApplySummary, IncomingRow, OutboxItem, PushAck } from './teamLocal';
-import { NOTIFY_CHANNEL, SERVER_SCHEMA } from './serverSchema';
+import { applyPulled } from './teamApply';
+import type { ApplySummary } from './teamApply';
+import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
+import { fetchPulled, sendBatch } from './teamServerRows';
+import { readTeamState } from './teamState';
+import { NOTIFY_CHANNEL } from './serverSchema';
 
 export interface TeamSyncDeps {
   readonly store: MemoryStore;
@@ -65,26 +68,10 @@ export interface SyncSummary {
   readonly pull: ApplySummary;
 }
 
-const PUSH_SQL = `
-INSERT INTO ${SERVER_SCHEMA}.memories AS m (id, project, type, content, content_hash, tags, importance, confidence, origin_store, created_at, deleted, model_id, dimensions, vector)
-SELECT x.id, x.project, x.type, x.content, x.content_hash, x.tags, x.importance, x.confidence, $2, x.created_at, x.deleted, x.model_id, x.dimensions, decode(x.vector, 'base64')
-  FROM jsonb_to_recordset($1::jsonb) AS x(id text, project text, type text, content text, content_hash text, tags text, importance real, confidence real,
-                                          created_at text, deleted boolean, model_id text, dimensions integer, vector text)
-ON CONFLICT (id) DO UPDATE SET project = EXCLUDED.project, type = EXCLUDED.type, content = EXCLUDED.content, content_hash = EXCLUDED.content_hash,
-  tags = EXCLUDED.tags, importance = EXCLUDED.importance, confidence = EXCLUDED.confidence, deleted = EXCLUDED.deleted,
-  model_id = EXCLUDED.model_id, dimensions = EXCLUDED.dimensions, vector = EXCLUDED.vector
-  WHERE (m.content_hash, m.deleted, m.project, m.type, COALESCE(m.tags, ''), m.model_id IS NULL)
-        IS DISTINCT FROM (EXCLUDED.content_hash, EXCLUDED.deleted, EXCLUDED.project, EXCLUDED.type, COALESCE(EXCLUDED.tags, ''), EXCLUDED.model_id IS NULL)
-RETURNING id, author, seq`;
 
-const PULL_SQL = `
-SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
-  FROM ${SERVER_SCHEMA}.memories WHERE seq > $1 AND project = ANY($2::text[]) ORDER BY seq LIMIT $3`;
 
 const OWN_WRITES = new Set(['team.scan', 'team.ack', 'team.pull']);
 
-/** SQLSTATE classes that make one row permanently unacceptable (retrying cannot help). */
-const isRowRefusal = (code: string): boolean => code === '42501' || code.startsWith('23') || code.startsWith('22');
 
 export class TeamSync {
   private client: Client | undefined;
@@ -322,7 +309,7 @@ export class TeamSync {
       const batch = store.read((db) => readOutbox(db, config.pushBatch, redaction));
       if (batch.length === 0) break;
       this.endpoint();
-      const acks = await this.withClient((client) => this.sendBatch(client, batch, storeId));
+      const acks = await this.withClient((client) => sendBatch(client, batch, storeId, this.deps.logger));
       await store.write('team.ack', (db) => ackPushed(db, acks, isoFromMs(clock.now())));
       sent += batch.length;
       changedOnServer += acks.filter((a) => a.seq !== undefined).length;
@@ -332,46 +319,6 @@ export class TeamSync {
     return { queued, sent, changedOnServer, refused };
   }
 
-  private async sendBatch(client: Client, batch: readonly OutboxItem[], storeId: string): Promise<PushAck[]> {
-    try {
-      return await this.sendRows(client, batch, storeId);
-    } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      if (typeof code !== 'string' || !isRowRefusal(code) || batch.length === 1) {
-        if (batch.length === 1 && typeof code === 'string' && isRowRefusal(code)) return [refusedAck(batch[0] as OutboxItem, code, this.deps.logger)];
-        throw e;
-      }
-      // One row spoiled the batch: send one at a time so only the refused rows stay behind.
-      const acks: PushAck[] = [];
-      for (const item of batch) {
-        try {
-          acks.push(...await this.sendRows(client, [item], storeId));
-        } catch (inner) {
-          const c = (inner as { code?: unknown }).code;
-          if (typeof c === 'string' && isRowRefusal(c)) acks.push(refusedAck(item, c, this.deps.logger));
-          else throw inner;
-        }
-      }
-      return acks;
-    }
-  }
-
-  private async sendRows(client: Client, batch: readonly OutboxItem[], storeId: string): Promise<PushAck[]> {
-    await client.query('BEGIN');
-    let rows: { id: string; author: string; seq: string }[];
-    try {
-      rows = (await client.query<{ id: string; author: string; seq: string }>(PUSH_SQL, [JSON.stringify(batch.map((b) => b.row)), storeId])).rows;
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return batch.map((b) => {
-      const r = byId.get(b.memoryId);
-      return { memoryId: b.memoryId, version: b.version, pushedHash: b.row.content_hash, vectorPushed: b.row.vector !== null, deleted: b.row.deleted, ...(r ? { author: r.author, seq: Number(r.seq) } : {}) };
-    });
-  }
 
   private async pullNow(): Promise<ApplySummary> {
     const { store, config, clock, jobs } = this.deps;
@@ -379,9 +326,8 @@ export class TeamSync {
     for (;;) {
       const { cursor, sharedProjects } = store.read((db) => readTeamState(db));
       if (sharedProjects.length === 0) break;
-      const rows = await this.withClient(async (client) => (await client.query<RawRow>(PULL_SQL, [cursor, sharedProjects, config.pullBatch])).rows);
-      if (rows.length === 0) break;
-      const incoming = rows.map(toIncoming);
+      const incoming = await this.withClient((client) => fetchPulled(client, cursor, sharedProjects, config.pullBatch));
+      if (incoming.length === 0) break;
       const applied = await store.write('team.pull', (db) => applyPulled(db, incoming, {
         clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true,
       }));
@@ -391,26 +337,12 @@ export class TeamSync {
       total.vectorsReused += applied.vectorsReused;
       total.skipped += applied.skipped;
       this.setState('connected');
-      if (rows.length < config.pullBatch) break;
+      if (incoming.length < config.pullBatch) break;
     }
     return total;
   }
 }
 
-interface RawRow {
-  id: string; author: string; project: string; type: string; content: string; content_hash: string; tags: string | null;
-  importance: number | null; confidence: number | null; created_at: string; deleted: boolean; model_id: string | null;
-  dimensions: number | null; vector: Buffer | null; seq: string;
-}
-
-function toIncoming(r: RawRow): IncomingRow {
-  return { ...r, vector: r.vector ? new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength) : null, seq: Number(r.seq) };
-}
-
-function refusedAck(item: OutboxItem, code: string, logger: Logger): PushAck {
-  logger.warn(`team: the server refused memory ${item.memoryId} (SQLSTATE ${code}); it stays local only.`);
-  return { memoryId: item.memoryId, version: item.version, pushedHash: item.row.content_hash, vectorPushed: false, deleted: item.row.deleted, refused: true };
-}
 
 function safeLabel(connectionString: string): string | undefined {
   try { return parseConnectionString(connectionString).label; } catch { return undefined; }

@@ -6,6 +6,8 @@
  */
 import { countEntities, entityPage, knowledgeTableCounts, listEntityTypes, readEntityStructure } from '../../core/graph/knowledgeQueries';
 import type { EntityAttributeRow, EntityListRow } from '../../core/graph/knowledgeQueries';
+import { teamMarks } from '../../core/team/teamMarks';
+import type { TeamMark } from '../../core/team/teamMarks';
 import type { SqlReader } from '../../core/store/storeTypes';
 import type {
   AspectView, AttributeStatus, AttributeView, EntityDetail, EntityHealthView, EntitySummary, KnowledgeCounts, RelationView,
@@ -56,11 +58,13 @@ function currentnessNote(a: EntityAttributeRow, byId: ReadonlyMap<string, Entity
   return old ? `Current; replaces: ${short(old.content)}` : null;
 }
 
-function toAttribute(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>): AttributeView {
+function toAttribute(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>, marks: ReadonlyMap<string, TeamMark>): AttributeView {
   const status: AttributeStatus = a.status === 'superseded' || a.status === 'deleted' ? a.status : 'active';
+  const team = a.memoryId ? marks.get(a.memoryId) : undefined;
   return {
     id: a.id, kind: a.kind === 'constraint' ? 'constraint' : 'attribute', status, importance: clamp01(a.importance),
     content: a.content, supersededBy: a.supersededBy, currentnessNote: currentnessNote(a, byId, replaces),
+    team: team ? { author: team.author, mine: team.mine } : null,
   };
 }
 
@@ -71,11 +75,13 @@ export function readEntityDetail(db: SqlReader, agentId: string, id: string, hea
   const byId = new Map(s.attributes.map((a) => [a.id, a]));
   const replaces = new Map<string, EntityAttributeRow>();
   for (const a of s.attributes) if (a.supersededBy) replaces.set(a.supersededBy, a);
+  // Team memories and their author (docs/team.md "In VS Code"), one lookup for the entity.
+  const marks = teamMarks(db, s.attributes.flatMap((a) => (a.memoryId ? [a.memoryId] : [])));
   const perAspect = new Map<string, AttributeView[]>();
   const unassigned: AttributeView[] = [];
   const aspectIds = new Set(s.aspects.map((a) => a.id));
   for (const a of s.attributes) {
-    const view = toAttribute(a, byId, replaces);
+    const view = toAttribute(a, byId, replaces, marks);
     if (a.aspectId && aspectIds.has(a.aspectId)) {
       const list = perAspect.get(a.aspectId) ?? [];
       list.push(view);

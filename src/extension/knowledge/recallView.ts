@@ -1,6 +1,6 @@
 /** Maps recall's results and explain records (src/core/recall/recallTypes.ts) to the panel's protocol. */
 import type { Explain, RecallResult, ScoreAdjustment } from '../../core/recall/recallTypes';
-import type { ExplainScore, RecallExplain, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
+import type { ExplainScore, RecallExplain, RecallResultView, TeamMarkView } from '../../../src/shared/knowledgeProtocolTypes';
 import { PROTOCOL_LIMITS } from '../../../src/shared/knowledgeProtocol';
 
 function finite(v: number): number {
@@ -40,11 +40,13 @@ export function toExplainView(e: Explain): RecallExplain {
 
 const clip = (text: string): string => text.length > PROTOCOL_LIMITS.contentLength ? text.slice(0, PROTOCOL_LIMITS.contentLength - 1) + '…' : text;
 
-export function toRecallView(r: RecallResult): RecallResultView {
+/** `team`: the memory's team mark (src/core/team/teamMarks.ts), null for a personal memory. */
+export function toRecallView(r: RecallResult, team: TeamMarkView | null = null): RecallResultView {
   const content = r.content.length > PROTOCOL_LIMITS.contentLength ? r.content.slice(0, PROTOCOL_LIMITS.contentLength - 1) + '…' : r.content;
   return {
     id: r.id, content, score: finite(r.score), memoryType: label(r.type || 'memory'), createdAt: r.createdAt || null,
     stale: r.currentness ? { status: r.currentness.status, replacement: r.currentness.replacement?.trim() ? clip(r.currentness.replacement.trim()) : null } : null,
     explain: r.explain ? toExplainView(r.explain) : null,
+    team: team ? { author: team.author, mine: team.mine } : null,
   };
 }

@@ -17,6 +17,7 @@ import type { RecallDeps, RecallRequest } from '../../core/recall/recallRequest'
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { recallDetailed } from '../../core/recall/recallService';
 import type { Disposable, MemoryStore, SqlReader } from '../../core/store/storeTypes';
+import { teamMarks } from '../../core/team/teamMarks';
 import type { EntityDetail, EntityHealthView, FocalResolution, KnowledgeStats, RecallResultView } from '../../../src/shared/knowledgeProtocolTypes';
 import { PROTOCOL_LIMITS } from '../../../src/shared/knowledgeProtocol';
 import { entityNameAndPin, latestSessionFocal, listEntityTypes } from '../../core/graph/knowledgeQueries';
@@ -109,7 +110,8 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
     const req = { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) };
     const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
     const outcome = this.options.recallUntracked ? await this.options.recallUntracked(req) : await recallDetailed(this.options.store, req, deps, true);
-    return outcome.items.map(toRecallView);
+    const marks = this.options.store.read((db) => teamMarks(db, outcome.items.map((r) => r.id)));
+    return outcome.items.map((r) => toRecallView(r, marks.get(r.id) ?? null));
   }
 
   onDidChange(listener: () => void): Disposable {

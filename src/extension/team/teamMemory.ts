@@ -12,7 +12,7 @@ import { resolveTeamConfig } from '../../core/config/teamConfig';
 import { MemoryError, userMessage } from '../../core/errors';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { parseConnectionString } from '../../core/team/teamConnection';
-import { readTeamState } from '../../core/team/teamLocal';
+import { readTeamState } from '../../core/team/teamState';
 import { TeamSync } from '../../core/team/teamSync';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { inform, registerSafe } from '../commands/commandUtil';

@@ -66,7 +66,7 @@ export class GraphTreeProvider implements vscode.TreeDataProvider<GraphNode>, vs
       case 'attribute': {
         const item = new vscode.TreeItem(node.label, NONE);
         item.tooltip = node.tooltip;
-        item.iconPath = new vscode.ThemeIcon('note');
+        item.iconPath = new vscode.ThemeIcon(node.icon);
         item.contextValue = node.memoryId ? 'attribute.withMemory' : 'attribute';
         return this.finish(item, node);
       }

@@ -12,6 +12,9 @@ import type { SqlReader } from '../../core/store/storeTypes';
 import { AGENT_ID } from '../actions/memoryActions';
 import { snippet } from '../chat/recallFormat';
 import { entityTypeIcon } from '../../../webview/entityTypeIcons';
+import { teamMarks } from '../../core/team/teamMarks';
+import type { TeamMark } from '../../core/team/teamMarks';
+import { teamMarkLabel, teamMarkSentence } from '../../../webview/teamMarkText';
 
 /** Entities the tree lists at most (the Knowledge panel's list scales further). */
 export const TREE_MAX_ENTITIES = 5_000;
@@ -24,7 +27,7 @@ export type GraphNode =
   | { readonly kind: 'section'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly entities: readonly EntitySummary[] }
   | { readonly kind: 'entity'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string; readonly pinned: boolean; readonly type: string; readonly icon: string }
   | { readonly kind: 'aspect'; readonly id: string; readonly entityId: string; readonly aspectId: string; readonly label: string; readonly description: string }
-  | { readonly kind: 'attribute'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly memoryId: string | null; readonly entityId: string }
+  | { readonly kind: 'attribute'; readonly id: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly memoryId: string | null; readonly entityId: string; readonly icon: string; readonly team: TeamMark | null }
   | { readonly kind: 'relations'; readonly id: string; readonly entityId: string; readonly label: string; readonly description: string }
   | { readonly kind: 'relation'; readonly id: string; readonly label: string; readonly description: string; readonly otherId: string; readonly entityId: string };
 
@@ -97,11 +100,22 @@ export function entityChildren(db: SqlReader, entityId: string, parent: string):
   return nodes;
 }
 
+/** Attribute icons: a plain note; a teammate's memory (team replica); this store's own shared memory. */
+export const ATTRIBUTE_ICONS = { personal: 'note', team: 'organization', sharedByMe: 'cloud-upload' } as const;
+
 export function aspectChildren(db: SqlReader, aspectId: string, entityId: string, parent: string): GraphNode[] {
-  return aspectAttributes(db, aspectId).map((x) => ({
-    kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memoryId, label: snippet(x.content, TREE_LABEL_CHARS),
-    description: `${x.kind}${x.status === 'active' ? '' : ` · ${x.status}`} · importance ${x.importance.toFixed(2)}`, tooltip: x.content,
-  }));
+  const rows = aspectAttributes(db, aspectId);
+  // Team memories and their author (docs/team.md "In VS Code"): one lookup for the aspect's memories.
+  const marks = teamMarks(db, rows.flatMap((x) => (x.memoryId ? [x.memoryId] : [])));
+  return rows.map((x) => {
+    const team = x.memoryId ? marks.get(x.memoryId) ?? null : null;
+    return {
+      kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memoryId, label: snippet(x.content, TREE_LABEL_CHARS),
+      description: `${x.kind}${x.status === 'active' ? '' : ` · ${x.status}`} · importance ${x.importance.toFixed(2)}${team ? ` · ${teamMarkLabel(team)}` : ''}`,
+      tooltip: team ? `${x.content}\n\n${teamMarkSentence(team)}` : x.content,
+      icon: team ? (team.mine ? ATTRIBUTE_ICONS.sharedByMe : ATTRIBUTE_ICONS.team) : ATTRIBUTE_ICONS.personal, team,
+    };
+  });
 }
 
 export function relationChildren(db: SqlReader, entityId: string, parent: string): GraphNode[] {

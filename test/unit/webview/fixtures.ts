@@ -18,7 +18,7 @@ export function detail(i: number): EntityDetail {
     updatedAt: '2026-11-29T10:00:00.000Z',
     aspects: [
       { id: 'a1', name: 'build', weight: 0.8, updatedAt: null, attributes: [
-        { id: 't1', kind: 'constraint', status: 'active', importance: 0.9, content: 'never import vscode in core', supersededBy: null, currentnessNote: null },
+        { id: 't1', kind: 'constraint', status: 'active', importance: 0.9, content: 'never import vscode in core', supersededBy: null, currentnessNote: null, team: null },
       ] },
       { id: 'a2', name: 'tests', weight: 0.3, updatedAt: null, attributes: [] },
     ],
@@ -39,6 +39,7 @@ export function recallResult(): RecallResultView {
   return {
     id: 'm1', content: 'use mocha', score: 0.8, memoryType: 'fact', createdAt: null, stale: null,
     explain: { channels: [{ name: 'lexical', value: 0.7, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }], penalties: [{ name: 'superseded', value: 0.5, op: 'multiply' }], notes: ['matched: mocha'] },
+    team: null,
   };
 }
 
