@@ -43,7 +43,13 @@ export interface SecondWorkbench {
 export async function openSecondWorkbench(opener: Page, settings: (profileDir: string) => Record<string, unknown>, folderName: string): Promise<SecondWorkbench> {
   const { createProfile, installExtension, removeProfile, startCodeServer, workbenchUrl } = await loadCodeServer();
   const profile: Profile = createProfile('e2e-second');
-  writeFileSync(join(profile.userData, 'User', 'settings.json'), JSON.stringify({ ...readSettings(profile), ...settings(profile.dir) }, null, 2) + '\n');
+  const own = settings(profile.dir);
+  writeFileSync(join(profile.userData, 'User', 'settings.json'), JSON.stringify({ ...readSettings(profile), ...own }, null, 2) + '\n');
+  // code-server is a remote window: machine-scoped settings (agentMemory.store.path) belong in the
+  // server's Machine settings. VS Code reads them from the User file at start but drops them when it
+  // recomputes the configuration after any settings write, which would reopen the default store.
+  mkdirSync(join(profile.userData, 'Machine'), { recursive: true });
+  writeFileSync(join(profile.userData, 'Machine', 'settings.json'), JSON.stringify(own, null, 2) + '\n');
   let server: CodeServer | undefined;
   let page: Page | undefined;
   const close = async (): Promise<void> => {
