@@ -14,24 +14,12 @@ import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { tinyBertFixture } from '../models/tinyBertFixture';
 import { fakeEmbedder } from './fakeEmbedder';
-import { insertMemory, insertVector, seed } from './recallDb';
+import { RERANK_QUERY, reranked, seedRerankStore } from './rerankStore';
 
 const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
 const dirs = { bundledModelsDir: '/nonexistent', cacheDir: '/nonexistent' };
 const emb = fakeEmbedder();
 const config = resolveSearchConfig({});
-const QUERY = 'deploy port server';
-const TEXTS = [
-  'The deploy port of the server is 8443.', 'Deploy the server on port 9000 tomorrow.', 'The server port for deploy checks is 7000.',
-  'Our deploy uses the server port from config.', 'A deploy to the server needs port 22 open.', 'The server deploy port changed last week.',
-  'Port and server settings for the deploy job.', 'The deploy server listens on one port.', 'Server port notes for the next deploy.',
-];
-
-/** Memory ids in rank order with the rerank adjustments each carries. */
-function reranked(out: Awaited<ReturnType<typeof recallDetailed>>): string[] {
-  return out.items.filter((r) => [...(r.explain?.boosts ?? []), ...(r.explain?.penalties ?? [])].some((a) => a.stage.startsWith('rerank:'))).map((r) => r.id);
-}
-
 describe('the configured reranker in recall (models.rerankProvider, rerankTopN, rerankTimeoutMs)', function () {
   this.timeout(60_000);
   let store: MemoryStore;
@@ -41,14 +29,11 @@ describe('the configured reranker in recall (models.rerankProvider, rerankTopN, 
     sets.push(set);
     return set;
   };
-  const run = (deps: Partial<RecallDeps>) => recallDetailed(store, { query: QUERY, limit: 9 }, { clock, config, embedder: emb, track: false, ...deps });
+  const run = (deps: Partial<RecallDeps>) => recallDetailed(store, { query: RERANK_QUERY, limit: 9 }, { clock, config, embedder: emb, track: false, ...deps });
 
   beforeEach(async () => {
     store = await openMemoryStore({ clock });
-    await seed(store, (w) => TEXTS.forEach((content, i) => {
-      insertMemory(w, { id: `m${i}`, content });
-      insertVector(w, `m${i}`, emb.vector(content), emb.id);
-    }));
+    await seedRerankStore(store, emb);
   });
   afterEach(async () => {
     for (const s of sets.splice(0)) await s.dispose();

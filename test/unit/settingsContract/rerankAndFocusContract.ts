@@ -18,25 +18,13 @@ import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { tinyBertFixture } from '../models/tinyBertFixture';
 import { fakeEmbedder } from '../recall/fakeEmbedder';
-import { insertMemory, insertVector, seed } from '../recall/recallDb';
+import { RERANK_QUERY, reranked, seedRerankStore } from '../recall/rerankStore';
 import { settingContract } from './contractRegistry';
 import { openRecallFixture } from './recallFixture';
 
 const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
 const dirs = { bundledModelsDir: '/nonexistent', cacheDir: '/nonexistent' };
 const emb = fakeEmbedder();
-const QUERY = 'deploy port server';
-const TEXTS = [
-  'The deploy port of the server is 8443.', 'Deploy the server on port 9000 tomorrow.', 'The server port for deploy checks is 7000.',
-  'Our deploy uses the server port from config.', 'A deploy to the server needs port 22 open.', 'The server deploy port changed last week.',
-  'Port and server settings for the deploy job.', 'The deploy server listens on one port.', 'Server port notes for the next deploy.',
-];
-
-/** Ids of the results a reranker rescored. */
-function reranked(out: RecallOutcome): string[] {
-  return out.items.filter((r) => [...(r.explain?.boosts ?? []), ...(r.explain?.penalties ?? [])].some((a) => a.stage.startsWith('rerank:'))).map((r) => r.id);
-}
-
 describe('settings contract: rerankers, pins and session neighbours', function () {
   this.timeout(60_000);
   let store: MemoryStore;
@@ -48,14 +36,11 @@ describe('settings contract: rerankers, pins and session neighbours', function (
     sets.push(rerankers);
     return { config: recallSearchConfig(s), rerankers };
   };
-  const run = (deps: Partial<RecallDeps>): Promise<RecallOutcome> => recallDetailed(store, { query: QUERY, limit: 9 }, { clock, embedder: emb, track: false, ...deps });
+  const run = (deps: Partial<RecallDeps>): Promise<RecallOutcome> => recallDetailed(store, { query: RERANK_QUERY, limit: 9 }, { clock, embedder: emb, track: false, ...deps });
 
   beforeEach(async () => {
     store = await openMemoryStore({ clock });
-    await seed(store, (w) => TEXTS.forEach((content, i) => {
-      insertMemory(w, { id: `m${i}`, content });
-      insertVector(w, `m${i}`, emb.vector(content), emb.id);
-    }));
+    await seedRerankStore(store, emb);
   });
   afterEach(async () => {
     for (const s of sets.splice(0)) await s.dispose();
