@@ -1,7 +1,6 @@
 /**
- * The one place the engine learns what its settings look like. Today the settings type and its
- * reader live beside the VS Code settings mapping (vscode-free); when they move into
- * `src/core/config/`, only these two lines change.
+ * The settings an engine runs on: the typed configuration the settings table derives
+ * (src/core/config/memorySettings.ts, docs/configuration.md), under the engine's name.
  */
 import { readMemorySettings } from '../config/memorySettings';
 import type { MemorySettings } from '../config/memorySettings';

@@ -4,7 +4,6 @@
  * maintenance). Built from settings only, so the extension and the CLI wire it identically.
  */
 import { randomUUID } from 'node:crypto';
-import type { SearchConfig } from '../config/searchConfig';
 import type { HostContext, LlmClient } from '../hostContext';
 import { JobWorker } from '../jobs/jobWorker';
 import { localLeaseOwner } from '../jobs/leaseOwner';
@@ -35,12 +34,6 @@ export interface PipelineInput {
   readonly settings: EngineSettings;
   readonly llm: LlmClient | undefined;
   readonly options: { readonly embedder?: EmbedderFactory; readonly leaseLabel?: string; readonly newId?: () => string };
-}
-
-/** The search settings recall runs on: with the knowledge graph off, its recall stages are off too. */
-export function searchConfigFor(s: EngineSettings): SearchConfig {
-  if (s.graphEnabled) return s.search;
-  return { ...s.search, graphBoost: { ...s.search.graphBoost, enabled: false }, traversal: { ...s.search.traversal, enabled: false } };
 }
 
 export function buildEnginePipeline({ store, host, settings: s, llm, options }: PipelineInput): EnginePipeline {

@@ -28,11 +28,12 @@ import type { MaintenanceService } from '../maintenance/maintenanceService';
 import type { SessionService } from '../sessions/sessionService';
 import { openStore } from '../store/openStore';
 import type { DurableMemoryStore } from '../store/durableStore';
+import { recallSearchConfig } from '../config/memorySettings';
 import type { StoreConfig } from '../config/storeConfig';
 import type { MemoryStore } from '../store/storeTypes';
 import type { EngineSettings } from './engineConfig';
 import type { EmbedderFactory } from './engineModels';
-import { buildEnginePipeline, searchConfigFor, startPipeline, stopPipeline } from './enginePipeline';
+import { buildEnginePipeline, startPipeline, stopPipeline } from './enginePipeline';
 import type { EnginePipeline } from './enginePipeline';
 import type { ModelState, TrackedEmbedder } from './trackedEmbedder';
 
@@ -104,7 +105,7 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   /** What recall runs on: the search settings (graph stages off with the graph), clock, models. */
   recallDeps(): RecallDeps {
     const embedder = this.embedder;
-    return { config: searchConfigFor(this.settings), clock: this.host.clock, rerankers: this.pipeline.rerankers, ...(embedder ? { embedder } : {}) };
+    return { config: recallSearchConfig(this.settings), clock: this.host.clock, rerankers: this.pipeline.rerankers, ...(embedder ? { embedder } : {}) };
   }
 
   /** Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. */
