@@ -1,5 +1,6 @@
 import type { SqlReader } from '../store/storeTypes';
 import type { CandidateSignals } from './features';
+import { sqlPlaceholders } from '../store/sqlPlaceholders';
 
 /**
  * Gathers the predictor's inputs for memories from the store: importance, age, access count,
@@ -12,10 +13,6 @@ export interface MemorySignals {
 }
 
 const DAY_MS = 86_400_000;
-
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(', ');
-}
 
 export function gatherSignals(db: SqlReader, options: {
   agentId: string;
@@ -32,7 +29,7 @@ export function gatherSignals(db: SqlReader, options: {
   const ids = [...new Set(options.memoryIds)];
   if (!ids.length) return out;
   const memRows = db.all<{ id: string; importance: number; created_at: string; access_count: number }>(
-    `SELECT id, importance, created_at, access_count FROM memories WHERE id IN (${placeholders(ids.length)})`, ids);
+    `SELECT id, importance, created_at, access_count FROM memories WHERE id IN (${sqlPlaceholders(ids.length)})`, ids);
   const mem = new Map(memRows.map((r) => [r.id, r]));
   const aspectW = new Map<string, number[]>();
   const entities = new Map<string, Set<string>>();
@@ -41,19 +38,19 @@ export function gatherSignals(db: SqlReader, options: {
   // unary + keeps the planner on idx_attributes_memory instead of the unselective status index
   for (const r of db.all<{ memory_id: string; entity_id: string | null; weight: number | null }>(
     `SELECT t.memory_id, COALESCE(t.entity_id, a.entity_id) AS entity_id, a.weight FROM entity_attributes t LEFT JOIN entity_aspects a ON a.id = t.aspect_id
-     WHERE +t.agent_id = ? AND +t.status = 'active' AND t.memory_id IN (${placeholders(ids.length)})`, [options.agentId, ...ids])) {
+     WHERE +t.agent_id = ? AND +t.status = 'active' AND t.memory_id IN (${sqlPlaceholders(ids.length)})`, [options.agentId, ...ids])) {
     if (r.weight !== null) aspectW.set(r.memory_id, [...(aspectW.get(r.memory_id) ?? []), r.weight]);
     if (r.entity_id) entities.set(r.memory_id, (entities.get(r.memory_id) ?? new Set()).add(r.entity_id));
   }
   for (const r of db.all<{ memory_id: string; entity_id: string }>(
     `SELECT m.memory_id, m.entity_id FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id
-     WHERE e.agent_id = ? AND m.memory_id IN (${placeholders(ids.length)})`, [options.agentId, ...ids])) {
+     WHERE e.agent_id = ? AND m.memory_id IN (${sqlPlaceholders(ids.length)})`, [options.agentId, ...ids])) {
     entities.set(r.memory_id, (entities.get(r.memory_id) ?? new Set()).add(r.entity_id));
   }
   const past = new Map<string, { n: number; paid: number }>();
   for (const r of db.all<{ memory_id: string; n: number; paid: number }>(
     `SELECT memory_id, COUNT(*) AS n, SUM(fts_hit_count > 0 OR COALESCE(relevance_score, 0) >= ?) AS paid FROM session_memories
-     WHERE agent_id = ? AND session_key <> ? AND created_at < ? AND memory_id IN (${placeholders(ids.length)}) GROUP BY memory_id`,
+     WHERE agent_id = ? AND session_key <> ? AND created_at < ? AND memory_id IN (${sqlPlaceholders(ids.length)}) GROUP BY memory_id`,
     [options.paidOffRelevance, options.agentId, options.excludeSessionKey, options.beforeIso, ...ids])) past.set(r.memory_id, { n: r.n, paid: r.paid });
   for (const id of ids) {
     const m = mem.get(id);

@@ -7,15 +7,15 @@ import { MEMORY_CLAIM_GROUP } from '../graph/memorySupersessionWrites';
 import type { SqlReader } from '../store/storeTypes';
 import type { AttributeState } from './currentness';
 import type { HubInput } from './dampening';
+import { sqlPlaceholders } from '../store/sqlPlaceholders';
 
-const ph = (n: number): string => Array.from({ length: n }, () => '?').join(',');
 
 export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubInput {
   const entitiesByMemory = new Map<string, string[]>();
   const degreeByEntity = new Map<string, number>();
   if (memoryIds.length === 0) return { entitiesByMemory, degreeByEntity };
   const links = db.all<{ memory_id: string; entity_id: string }>(
-    `SELECT memory_id, entity_id FROM memory_entity_mentions WHERE memory_id IN (${ph(memoryIds.length)})`, [...memoryIds]);
+    `SELECT memory_id, entity_id FROM memory_entity_mentions WHERE memory_id IN (${sqlPlaceholders(memoryIds.length)})`, [...memoryIds]);
   for (const l of links) {
     const list = entitiesByMemory.get(l.memory_id) ?? [];
     list.push(l.entity_id);
@@ -26,7 +26,7 @@ export function loadHubInput(db: SqlReader, memoryIds: readonly string[]): HubIn
   if (ents.length > 0) {
     // entities.mentions is the maintained count of linking memories, so the degree is a
     // lookup instead of a COUNT over every mention of a hub entity.
-    for (const r of db.all<{ id: string; n: number }>(`SELECT id, mentions AS n FROM entities WHERE id IN (${ph(ents.length)})`, ents)) {
+    for (const r of db.all<{ id: string; n: number }>(`SELECT id, mentions AS n FROM entities WHERE id IN (${sqlPlaceholders(ents.length)})`, ents)) {
       degreeByEntity.set(r.id, r.n);
     }
   }
@@ -43,7 +43,7 @@ export function loadAttributeStates(db: SqlReader, memoryIds: readonly string[])
     `SELECT a.memory_id AS memory_id, a.status AS status, a.content AS content, r.content AS repl, r.memory_id AS repl_mem,
             (a.entity_id IS NULL AND a.aspect_id IS NULL AND a.group_key IS ?) AS whole
        FROM entity_attributes a LEFT JOIN entity_attributes r ON r.id = a.superseded_by
-      WHERE a.memory_id IN (${ph(memoryIds.length)}) AND +a.status IN ('active', 'superseded')
+      WHERE a.memory_id IN (${sqlPlaceholders(memoryIds.length)}) AND +a.status IN ('active', 'superseded')
       ORDER BY whole DESC, a.importance DESC, a.created_at DESC`, [MEMORY_CLAIM_GROUP, ...memoryIds]);
   for (const r of rows) {
     const list = out.get(r.memory_id) ?? [];

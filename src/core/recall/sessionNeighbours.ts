@@ -18,14 +18,7 @@ import type { Candidate } from './recallTypes';
 export type SessionNeighbourConfig = SearchConfig['neighbours'];
 
 /** A memory next to a head candidate, hydrated so it can join the candidates. */
-export interface NeighbourRow {
-  readonly id: string;
-  readonly content: string;
-  readonly type: string;
-  readonly createdAt: string;
-  readonly sourceId: string | null;
-  readonly importance: number;
-}
+export type NeighbourRow = Pick<Candidate, 'id' | 'content' | 'type' | 'createdAt' | 'sourceId' | 'importance'>;
 
 /** Head candidate id → its neighbours (up to `span` before and after, nearest first). */
 export type NeighbourMap = ReadonlyMap<string, readonly NeighbourRow[]>;

@@ -9,6 +9,7 @@
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { SqlReader } from '../store/storeTypes';
+import { sqlPlaceholders } from '../store/sqlPlaceholders';
 
 export interface TraversalResult {
   /** Memory id → best importance seen on a path to it. */
@@ -19,7 +20,6 @@ export interface TraversalResult {
   readonly timedOut: boolean;
 }
 
-const ph = (n: number): string => Array.from({ length: n }, () => '?').join(',');
 
 function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig['traversal'], acc: TraversalResult): void {
   if (entityIds.length === 0) return;
@@ -34,10 +34,10 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   for (const r of db.all<{ memory_id: string; importance: number }>(
     `SELECT c.memory_id AS memory_id, c.importance AS importance FROM (
        SELECT a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a
-        WHERE a.entity_id IN (${ph(ids.length)}) AND +a.kind = 'constraint' AND +a.status = 'active'
+        WHERE a.entity_id IN (${sqlPlaceholders(ids.length)}) AND +a.kind = 'constraint' AND +a.status = 'active'
        UNION ALL
        SELECT a.memory_id, a.importance FROM entity_attributes a
-        WHERE a.aspect_id IN (SELECT id FROM entity_aspects WHERE entity_id IN (${ph(ids.length)}))
+        WHERE a.aspect_id IN (SELECT id FROM entity_aspects WHERE entity_id IN (${sqlPlaceholders(ids.length)}))
           AND +a.entity_id IS NULL AND +a.kind = 'constraint' AND +a.status = 'active'
      ) c JOIN memories m ON m.id = c.memory_id
       WHERE +m.is_deleted = 0
@@ -47,13 +47,13 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   }
   const perEntity = new Map<string, number>();
   const aspects = db.all<{ id: string; entity_id: string }>(
-    `SELECT id, entity_id FROM entity_aspects WHERE entity_id IN (${ph(ids.length)}) AND +status = 'active' ORDER BY weight DESC, id`, ids)
+    `SELECT id, entity_id FROM entity_aspects WHERE entity_id IN (${sqlPlaceholders(ids.length)}) AND +status = 'active' ORDER BY weight DESC, id`, ids)
     .filter((a) => { const n = perEntity.get(a.entity_id) ?? 0; perEntity.set(a.entity_id, n + 1); return n < cfg.maxAspectsPerEntity; });
   if (aspects.length > 0) {
     const perAspect = new Map<string, number>();
     for (const r of db.all<{ aspect_id: string; memory_id: string; importance: number }>(
       `SELECT a.aspect_id AS aspect_id, a.memory_id AS memory_id, a.importance AS importance FROM entity_attributes a JOIN memories m ON m.id = a.memory_id
-        WHERE a.aspect_id IN (${ph(aspects.length)}) AND +a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC LIMIT ?`,
+        WHERE a.aspect_id IN (${sqlPlaceholders(aspects.length)}) AND +a.status = 'active' AND +m.is_deleted = 0 ORDER BY a.importance DESC LIMIT ?`,
       [...aspects.map((a) => a.id), cfg.maxAttributesPerAspect * aspects.length])) {
       const n = perAspect.get(r.aspect_id) ?? 0;
       if (n >= cfg.maxAttributesPerAspect) continue;
@@ -65,7 +65,7 @@ function collect(db: SqlReader, entityIds: readonly string[], cfg: SearchConfig[
   if (remaining > 0) {
     for (const r of db.all<{ id: string; importance: number }>(
       `SELECT DISTINCT m.id AS id, m.importance AS importance FROM memory_entity_mentions mem JOIN memories m ON m.id = mem.memory_id
-        WHERE mem.entity_id IN (${ph(ids.length)}) AND +m.is_deleted = 0 ORDER BY mem.confidence DESC, m.importance DESC LIMIT ?`, [...ids, remaining])) {
+        WHERE mem.entity_id IN (${sqlPlaceholders(ids.length)}) AND +m.is_deleted = 0 ORDER BY mem.confidence DESC, m.importance DESC LIMIT ?`, [...ids, remaining])) {
       put(r.id, r.importance);
     }
   }
@@ -82,7 +82,7 @@ export function traverseKnowledgeGraph(db: SqlReader, focalIds: readonly string[
     if (cfg.maxBranching === 0 || acc.memoryScores.size >= cfg.maxPaths) return acc;
     const deps = db.all<{ id: string }>(
       `SELECT target_entity_id AS id FROM relations
-        WHERE source_entity_id IN (${ph(focalIds.length)}) AND confidence * strength >= ? AND confidence >= ?${agentId === undefined ? '' : ' AND target_entity_id IN (SELECT id FROM entities WHERE agent_id = ?)'}
+        WHERE source_entity_id IN (${sqlPlaceholders(focalIds.length)}) AND confidence * strength >= ? AND confidence >= ?${agentId === undefined ? '' : ' AND target_entity_id IN (SELECT id FROM entities WHERE agent_id = ?)'}
         ORDER BY confidence * strength DESC, id LIMIT ?`,
       [...focalIds, cfg.minDependencyStrength, cfg.minConfidence, ...(agentId === undefined ? [] : [agentId]), cfg.maxBranching * focalIds.length])
       .map((r) => r.id).filter((id) => !focalIds.includes(id));

@@ -11,6 +11,7 @@ import { contentHash } from '../memory/memoryRecords';
 import { redactSecrets } from '../memory/redaction';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import { readTeamState } from './teamState';
+import { sqlPlaceholders } from '../store/sqlPlaceholders';
 
 function upsertOutbox(db: SqlWriter, memoryId: string, op: 'upsert' | 'tombstone', now: string): void {
   db.run(`INSERT INTO team_outbox (memory_id, op, version, enqueued_at) VALUES (?, ?, 1, ?)
@@ -43,10 +44,6 @@ export function unshareMemory(db: SqlWriter, memoryId: string, nowIso: string): 
   upsertOutbox(db, memoryId, 'tombstone', nowIso);
 }
 
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(',');
-}
-
 export interface ScanPlan {
   readonly fresh: readonly { id: string; project: string }[];
   readonly changed: readonly string[];
@@ -60,7 +57,7 @@ export interface ScanPlan {
  */
 export function planScan(db: SqlReader, projects: readonly string[]): ScanPlan {
   if (projects.length === 0) return { fresh: [], changed: [], gone: [] };
-  const p = placeholders(projects.length);
+  const p = sqlPlaceholders(projects.length);
   const fresh = db.all<{ id: string; project: string }>(
     `SELECT m.id, m.project FROM memories m
       WHERE m.project IN (${p}) AND m.is_deleted = 0
