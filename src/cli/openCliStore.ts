@@ -27,18 +27,33 @@ import type { DurableMemoryStore } from '../core/store/durableStore';
 import { stringFlag } from './args';
 import type { ParsedArgs } from './args';
 import { cliLlm } from './cliLlm';
+import { envSecretStore } from './envSecrets';
 import { cliJobProgress } from './cliSettle';
 import { EMBEDDING_MODEL_ENV, cliModelDirs } from './cliModelDirs';
 import type { CliIo } from './run';
-import { resolveCliSettings } from './cliSettings';
+import { envVarFor, resolveCliSettings } from './cliSettings';
 
 export const STORE_ENV = 'AGENT_MEMORY_STORE';
 
+/** The `store.path` setting from the layers that exist before a store is chosen: --set, then the environment. */
+function storePathSetting(args: ParsedArgs, env: NodeJS.ProcessEnv): string | undefined {
+  const set = [...(args.sets ?? [])].reverse().map((p) => /^(?:agentMemory\.)?store\.path=(.*)$/.exec(p.trim())?.[1]).find((v) => v !== undefined);
+  const value = set ?? env[envVarFor('store.path')];
+  return value?.trim() ? value.trim() : undefined;
+}
+
+/**
+ * The store folder: --store DIR, else $AGENT_MEMORY_STORE, else the `store.path` setting (from
+ * --set or AGENT_MEMORY_STORE_PATH; config.json lives inside the store, so it cannot choose it),
+ * else ~/.agent-memory.
+ */
 export function cliStoreDir(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): string {
   const flag = stringFlag(args, 'store');
   if (flag) return resolve(flag);
   const fromEnv = env[STORE_ENV];
   if (fromEnv) return resolve(fromEnv);
+  const setting = storePathSetting(args, env);
+  if (setting) return resolve(setting);
   return join(homedir(), '.agent-memory');
 }
 
@@ -64,7 +79,7 @@ export async function withCliStore<T>(args: ParsedArgs, fn: (store: DurableMemor
 export interface CliEngineOptions {
   /** Embedding model factory (tests pass a fake; default: the configured model, the bundled USE-lite). */
   readonly embedder?: EmbedderFactory;
-  /** LLM factory (tests); default: --llm-url/--llm-model or AGENT_MEMORY_LLM_URL/AGENT_MEMORY_LLM_MODEL. */
+  /** LLM factory (tests, commands that never use one); default: the llm.* settings (cliLlm.ts). */
   readonly llm?: (args: ParsedArgs) => LlmClient | undefined;
   /** This command's own policy settings (`agentMemory.` keys without the prefix), over the CLI's. */
   readonly settings?: Readonly<Record<string, unknown>>;
@@ -85,20 +100,23 @@ export const noCliLlm = (): undefined => undefined;
 export function cliEngineConfig(args: ParsedArgs, overrides: Readonly<Record<string, unknown>> = {}, env: NodeJS.ProcessEnv = process.env): EngineSettings {
   const storeDir = cliStoreDir(args, env);
   const model = env[EMBEDDING_MODEL_ENV];
-  const policies: Record<string, unknown> = { 'store.path': storeDir, ...(model ? { 'models.embeddingModel': model } : {}), ...overrides };
+  const policies: Record<string, unknown> = { ...(model ? { 'models.embeddingModel': model } : {}), ...overrides };
   const byKey = new Map<string, unknown>();
   for (const e of resolveCliSettings(args, storeDir, env).entries) {
     byKey.set(e.key, e.source === 'default' && e.key in policies ? policies[e.key] : e.value);
   }
+  // The store is the one chosen above (its config.json was read): a store.path in that file cannot move it.
+  byKey.set('store.path', storeDir);
   return defaultEngineSettings((key) => (byKey.has(key) ? byKey.get(key) : policies[key]));
 }
 
 /** The CLI's engine: on-demand jobs (a command finishes its work with `settleCli`), snapshots on close only when due. */
-export function openCliEngine(args: ParsedArgs, io: CliIo, options: CliEngineOptions = {}): Promise<MemoryEngine> {
+export async function openCliEngine(args: ParsedArgs, io: CliIo, options: CliEngineOptions = {}): Promise<MemoryEngine> {
   const settings = cliEngineConfig(args, options.settings);
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
-  const llm = (options.llm ?? cliLlm)(args);
-  const host: HostContext = { paths: { storeDir: settings.storePath, ...cliModelDirs(args) }, logger, clock: systemClock, llm, progress: cliJobProgress(io) };
+  const secrets = envSecretStore();
+  const llm = options.llm ? options.llm(args) : (await cliLlm(args, settings.llm, secrets, io.stderr)).client;
+  const host: HostContext = { paths: { storeDir: settings.storePath, ...cliModelDirs(args) }, logger, clock: systemClock, llm, progress: cliJobProgress(io), secrets };
   return MemoryEngine.open(host, settings, { mode: 'onDemand', leaseLabel: 'cli', store: { snapshotOnClose: options.snapshotOnClose ?? 'ifDue' }, ...(options.embedder ? { embedder: options.embedder } : {}) });
 }
 

@@ -33,6 +33,25 @@ export interface LlmClient {
   complete(prompt: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<string>;
 }
 
+/**
+ * The host's secret storage (VS Code's SecretStorage in the extension; read-only environment
+ * variables in the CLI). Secrets reach the core only through it: never settings, files or logs.
+ * Keys are the constants of the features that use them (llm/configuredLlm.ts, team/teamSecret.ts).
+ */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  /** Hosts that cannot keep a secret (the CLI) reject with a message naming where it goes instead. */
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** A secret store holding nothing (benches and tests that use no secret). */
+export const noSecrets: SecretStore = {
+  get: async () => undefined,
+  set: async () => undefined,
+  delete: async () => undefined,
+};
+
 export interface HostContext {
   readonly paths: HostPaths;
   readonly logger: Logger;
@@ -40,4 +59,6 @@ export interface HostContext {
   /** Undefined when no LLM provider is enabled: features fall back to heuristics. */
   readonly llm: LlmClient | undefined;
   readonly progress: ProgressReporter;
+  /** Where the LLM API key and the team password come from; absent = a host that keeps none (benches, tests). */
+  readonly secrets?: SecretStore;
 }

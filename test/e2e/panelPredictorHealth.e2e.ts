@@ -8,7 +8,7 @@ import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText } from './wor
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const AGENT_ID = 'default';
-/** Where the extension keeps its store when agentMemory.store.path is empty (services.ts storeDirFor). */
+/** Where the extension keeps its store when agentMemory.store.path is empty (src/extension/host/storeDir.ts). */
 const STORE_SUBPATH = join('User', 'globalStorage', EXTENSION_ID, 'store');
 
 /**

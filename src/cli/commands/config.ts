@@ -9,6 +9,7 @@ import { parseSettingText } from '../../core/config/settingValues';
 import type { ParsedArgs } from '../args';
 import { configFilePath, envVarFor, readConfigObject, resolveCliSettings, settingSpecOf } from '../cliSettings';
 import type { ResolvedSetting } from '../cliSettings';
+import { cliSettingNote } from '../editorOnlySettings';
 import { cliStoreDir } from '../openCliStore';
 import type { CliIo } from '../run';
 
@@ -17,7 +18,14 @@ const USAGE = 'usage: agent-memory config list | get KEY | set KEY VALUE | unset
 const text = (v: unknown): string => (typeof v === 'string' ? (v === '' ? "''" : v) : JSON.stringify(v));
 
 function line(e: ResolvedSetting): string {
-  return `${e.key} = ${text(e.value)}  (${e.source})\n`;
+  const note = cliSettingNote(e.key);
+  return `${e.key} = ${text(e.value)}  (${e.source}${note ? `; ${note}` : ''})\n`;
+}
+
+/** The JSON form of an entry: `cli` says how the CLI treats a key it does not fully honour. */
+function jsonEntry(e: ResolvedSetting): ResolvedSetting & { cli?: string } {
+  const note = cliSettingNote(e.key);
+  return note ? { ...e, cli: note } : e;
 }
 
 /** Writes config.json whole through a temporary file, so a crash never leaves half a file. */
@@ -47,13 +55,13 @@ export async function configCommand(args: ParsedArgs, io: CliIo): Promise<number
   const json = args.flags.json === true;
   if (sub === 'list' && rest.length === 0) {
     const { entries } = resolveCliSettings(args, storeDir);
-    io.stdout(json ? JSON.stringify(entries) + '\n' : entries.map(line).join(''));
+    io.stdout(json ? JSON.stringify(entries.map(jsonEntry)) + '\n' : entries.map(line).join(''));
     return 0;
   }
   if (sub === 'get' && rest.length === 1) {
     const key = settingSpecOf(rest[0] as string, 'config get').key;
     const e = resolveCliSettings(args, storeDir).entries.find((x) => x.key === key) as ResolvedSetting;
-    io.stdout(json ? JSON.stringify(e) + '\n' : line(e));
+    io.stdout(json ? JSON.stringify(jsonEntry(e)) + '\n' : line(e));
     return 0;
   }
   if (sub === 'set' && rest.length >= 2) {

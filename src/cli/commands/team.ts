@@ -1,6 +1,7 @@
 /**
  * `agent-memory team init|connect|status|sync|share|unshare|disconnect` (docs/team.md).
- * The password is never an argument: `pg` reads PGPASSWORD or the pgpass file, like psql.
+ * The password is never an argument: it comes from the CLI's secret store (PGPASSWORD,
+ * src/cli/envSecrets.ts), else `pg` reads the pgpass file, like psql.
  *   team init URL                 apply the server schema (an administrator's role)
  *   team connect URL              check the login and save the connection in this store
  *   team status [--json]          connection, waiting outbox entries, shared projects
@@ -20,10 +21,12 @@ import type { MemoryStore } from '../../core/store/storeTypes';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { initTeamServer } from '../../core/team/teamConnection';
 import { TeamSync } from '../../core/team/teamSync';
+import { teamPasswordFrom } from '../../core/team/teamSecret';
 import { readTeamState } from '../../core/team/teamState';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
+import { envSecretStore } from '../envSecrets';
 import { withCliStore } from '../openCliStore';
 import type { CliIo } from '../run';
 
@@ -34,6 +37,10 @@ function cliSync(store: MemoryStore, args: ParsedArgs, io: CliIo): TeamSync {
   return new TeamSync({
     store, clock: systemClock, logger, config: resolveTeamConfig(), redaction: DEFAULT_REDACTION_CONFIG, jobs: DEFAULT_JOBS_CONFIG,
     embeddingModelId: stringFlag(args, 'model') ?? DEFAULT_EMBEDDING_MODEL,
+    password: async () => {
+      const { connectionString } = store.read((db) => readTeamState(db));
+      return connectionString ? teamPasswordFrom(envSecretStore(), connectionString)() : undefined;
+    },
   });
 }
 
@@ -73,7 +80,7 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
     }
     case 'connect': {
       const url = oneUrl(args, 'connect');
-      const r = await withCliStore(args, (store) => connectStore(store, url, undefined));
+      const r = await withCliStore(args, async (store) => connectStore(store, url, await teamPasswordFrom(envSecretStore(), url)()));
       out(r, `Connected to ${r.server}. Share a project with: agent-memory team share --project NAME\n`);
       return 0;
     }

@@ -11,6 +11,7 @@ import type { HostPaths, LlmClient } from '../hostContext';
 import type { Logger } from '../logger';
 import { createEmbedder } from '../models/createEmbedder';
 import type { Embedder } from '../models/embedder';
+import type { WorkerScript } from '../models/modelWorkerClient';
 import type { EngineSettings } from './engineConfig';
 import { TrackedEmbedder } from './trackedEmbedder';
 import type { ModelState } from './trackedEmbedder';
@@ -25,13 +26,13 @@ export interface EngineEmbedding {
 }
 
 /** The configured embedding model, or a coded error saying why there is none (the `embed` command shows it). */
-export function createEngineEmbedder(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>): Embedder {
-  return createEmbedder(settings.models, paths);
+export function createEngineEmbedder(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>, worker?: WorkerScript): Embedder {
+  return createEmbedder(settings.models, paths, worker ? { worker } : {});
 }
 
-export function engineEmbedding(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>, logger: Logger, factory?: EmbedderFactory): EngineEmbedding {
+export function engineEmbedding(settings: EngineSettings, paths: Pick<HostPaths, 'bundledModelsDir' | 'cacheDir'>, logger: Logger, factory?: EmbedderFactory, worker?: WorkerScript): EngineEmbedding {
   try {
-    const inner = factory ? factory() : createEngineEmbedder(settings, paths);
+    const inner = factory ? factory() : createEngineEmbedder(settings, paths, worker);
     if (inner) return { embedder: new TrackedEmbedder(inner), problem: undefined };
     return { embedder: undefined, problem: { state: 'missing', model: settings.models.embeddingModel, message: 'No embedding model.' } };
   } catch (e) {

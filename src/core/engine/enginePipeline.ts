@@ -9,6 +9,7 @@ import { JobWorker } from '../jobs/jobWorker';
 import { localLeaseOwner } from '../jobs/leaseOwner';
 import { createPipelineHandlers } from '../jobs/pipelineHandlers';
 import { defaultRememberDeps } from '../memory/remember';
+import type { WorkerScript } from '../models/modelWorkerClient';
 import type { RerankerSet } from '../models/rerankerSet';
 import { createRecallReranker } from '../recall/createRecallReranker';
 import { createFeedbackLoop } from '../sessions/feedbackLoop';
@@ -33,13 +34,13 @@ export interface PipelineInput {
   readonly host: HostContext;
   readonly settings: EngineSettings;
   readonly llm: LlmClient | undefined;
-  readonly options: { readonly embedder?: EmbedderFactory; readonly leaseLabel?: string; readonly newId?: () => string };
+  readonly options: { readonly embedder?: EmbedderFactory; readonly modelWorker?: WorkerScript; readonly leaseLabel?: string; readonly newId?: () => string };
 }
 
 export function buildEnginePipeline({ store, host, settings: s, llm, options }: PipelineInput): EnginePipeline {
   const { logger, clock, paths } = host;
   const newId = options.newId ?? randomUUID;
-  const embedding = engineEmbedding(s, paths, logger, options.embedder);
+  const embedding = engineEmbedding(s, paths, logger, options.embedder, options.modelWorker);
   const embedder = embedding.embedder;
   const extractor = engineExtractor(s, llm, logger);
   // Captured session facts queue no hints job: hints come from remember() when an LLM is present.

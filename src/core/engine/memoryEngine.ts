@@ -33,6 +33,7 @@ import type { StoreConfig } from '../config/storeConfig';
 import type { MemoryStore } from '../store/storeTypes';
 import type { EngineSettings } from './engineConfig';
 import type { EmbedderFactory } from './engineModels';
+import type { WorkerScript } from '../models/modelWorkerClient';
 import { buildEnginePipeline, startPipeline, stopPipeline } from './enginePipeline';
 import type { EnginePipeline } from './enginePipeline';
 import type { ModelState, TrackedEmbedder } from './trackedEmbedder';
@@ -48,6 +49,8 @@ export interface EngineOptions {
   readonly mode?: 'background' | 'onDemand';
   /** Replaces the configured embedding model (tests and benches pass a fake). */
   readonly embedder?: EmbedderFactory;
+  /** Replaces the model worker script the configured embedding model runs in (tests, packaging). */
+  readonly modelWorker?: WorkerScript;
   /** Store options (the CLI snapshots on close only when one is due). */
   readonly store?: Partial<StoreConfig>;
   /** Label in this process's job lease owner ("window", "cli"). */

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MODEL_HUB_URL } from '../config/modelConfig';
+import type { ModelConfig } from '../config/modelConfig';
 import { MemoryError } from '../errors';
 import { isHubModelId } from './modelPaths';
 
@@ -55,6 +56,11 @@ export interface DownloadOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: DownloadProgress) => void;
   readonly fetch?: typeof fetch;
+}
+
+/** The download options the settings give (agentMemory.models.hubUrl, models.downloadTimeoutSeconds). */
+export function downloadOptionsFor(models: Pick<ModelConfig, 'hubUrl' | 'downloadTimeoutMs'>): Pick<DownloadOptions, 'baseUrl' | 'timeoutMs'> {
+  return { baseUrl: models.hubUrl, timeoutMs: models.downloadTimeoutMs };
 }
 
 const OFFLINE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);

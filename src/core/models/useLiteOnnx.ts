@@ -41,6 +41,18 @@ export function lengthRuns(encoded: readonly (readonly number[])[], rows = USE_L
   return runs;
 }
 
+/** ONNX Runtime session options of the USE-lite graph: `intraOpThreads` is agentMemory.models.intraOpThreads. */
+export function useLiteSessionOptions(intraOpThreads: number): InferenceSession.SessionOptions {
+  return {
+    intraOpNumThreads: intraOpThreads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    // No busy-waiting between ops: the extension host shares the CPU with the editor.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
+}
+
 export class UseLiteOnnxModel {
   readonly dims = USE_LITE_DIMS;
 
@@ -50,7 +62,8 @@ export class UseLiteOnnxModel {
     private readonly ort: typeof Ort,
   ) {}
 
-  static async load(modelDir: string, options: { intraOpThreads: number }): Promise<UseLiteOnnxModel> {
+  /** `loadRuntime` replaces onnxruntime-node (tests observe the session options it is given). */
+  static async load(modelDir: string, options: { intraOpThreads: number }, loadRuntime: () => Promise<typeof Ort> = () => import('onnxruntime-node')): Promise<UseLiteOnnxModel> {
     const modelPath = join(modelDir, 'onnx', 'model.onnx');
     const tokenizerPath = join(modelDir, 'tokenizer.json');
     if (!existsSync(modelPath) || !existsSync(tokenizerPath)) {
@@ -58,15 +71,8 @@ export class UseLiteOnnxModel {
     }
     const tokenizer = loadUseLiteTokenizer(tokenizerPath);
     try {
-      const ort = await import('onnxruntime-node');
-      const session = await ort.InferenceSession.create(modelPath, {
-        intraOpNumThreads: options.intraOpThreads,
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        graphOptimizationLevel: 'all',
-        // No busy-waiting between ops: the extension host shares the CPU with the editor.
-        extra: { session: { intra_op: { allow_spinning: '0' } } },
-      });
+      const ort = await loadRuntime();
+      const session = await ort.InferenceSession.create(modelPath, useLiteSessionOptions(options.intraOpThreads));
       return new UseLiteOnnxModel(tokenizer, session, ort);
     } catch (e) {
       throw new MemoryError('E_MODEL_LOAD', `Could not load the embedding model at ${modelDir}.`, { modelDir }, { cause: e });

@@ -5,11 +5,11 @@
  * setting, trust or the runtime changes.
  */
 import * as vscode from 'vscode';
-import { ImportFolderWatcher } from '../../core/capture/importFolderWatcher';
-import type { WatchFolder } from '../../core/capture/importFolderWatcher';
+import type { ImportFolderWatcher, WatchFolder } from '../../core/capture/importFolderWatcher';
 import { userMessage } from '../../core/errors';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
+import { createImportFolderWatcher, importFolderTarget } from './importFolderPlan';
 
 const watchWithVscode: WatchFolder = (folder, onChange) => {
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '*'));
@@ -24,18 +24,12 @@ export class ImportFolder implements vscode.Disposable {
 
   /** Starts, restarts or stops watching to match the settings, trust and the open runtime. */
   async sync(): Promise<void> {
-    const folder = this.services.settings().capture.importFolder;
-    const rt = this.services.current();
-    const capture = this.services.settings().capture;
-    const wanted = folder && rt && this.services.captureEnabled() ? { folder, rt, key: JSON.stringify(capture) } : undefined;
+    const settings = this.services.settings();
+    const wanted = importFolderTarget(settings, this.services.captureEnabled(), this.services.current());
     if (this.watcher && wanted && this.watcher.key === wanted.key && this.watcher.rt === wanted.rt) return;
     this.stop();
     if (!wanted) return;
-    const watcher = new ImportFolderWatcher({
-      store: wanted.rt.store, folder: wanted.folder, watch: watchWithVscode, capture, logger: this.services.host.logger,
-      importDeps: { remember: wanted.rt.rememberDeps(), capture },
-      onImported: (r) => { if (r.report?.memoriesCreated) wanted.rt.poke(); },
-    });
+    const watcher = createImportFolderWatcher(wanted, settings, watchWithVscode, this.services.host.logger);
     this.watcher = { key: wanted.key, rt: wanted.rt, watcher };
     this.services.logger.info(`watching ${wanted.folder} for transcripts to import`);
     await watcher.start();

@@ -4,7 +4,7 @@
  * core downloader), and offers to switch agentMemory.models.embeddingModel to it.
  */
 import * as vscode from 'vscode';
-import { downloadModel, planModelDownload } from '../../core/models/modelDownload';
+import { downloadModel, downloadOptionsFor, planModelDownload } from '../../core/models/modelDownload';
 import type { DownloadProgress } from '../../core/models/modelDownload';
 import { downloadedModelDir, isHubModelId } from '../../core/models/modelPaths';
 import type { Services } from '../host/services';
@@ -58,8 +58,7 @@ export async function downloadEmbeddingModel(services: Services, arg?: unknown):
   const parsed = parseArg(arg);
   const repo = parsed.repo ?? await askRepo();
   if (!repo) return undefined;
-  const models = services.settings().models;
-  const options = { baseUrl: models.hubUrl, timeoutMs: models.downloadTimeoutMs };
+  const options = downloadOptionsFor(services.settings().models);
   const plan = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${repo}…` }, () => planModelDownload(repo, options));
   if (!parsed.confirmed) {
     const go = 'Download';

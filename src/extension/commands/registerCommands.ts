@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../host/services';
 import { promptLlmConsentIfNeeded } from '../host/services';
 import { KNOWLEDGE_VIEW_ID } from '../knowledge/knowledgeView';
-import { LLM_API_KEY_SECRET } from '../llm/llmProvider';
+import { LLM_API_KEY_SECRET } from '../../core/llm/configuredLlm';
 import { DEFAULT_MIN_COMPARISONS } from '../../core/predictor/entityHealthCalc';
 import { getEntityHealth } from '../../core/predictor/entityHealth';
 import { healthEmptyReason } from '../../core/predictor/healthEmptyReason';
@@ -77,8 +77,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
   registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
     const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });
     if (key === undefined) return;
-    if (key.trim()) await services.context.secrets.store(LLM_API_KEY_SECRET, key.trim());
-    else await services.context.secrets.delete(LLM_API_KEY_SECRET);
+    if (key.trim()) await services.secrets.set(LLM_API_KEY_SECRET, key.trim());
+    else await services.secrets.delete(LLM_API_KEY_SECRET);
     await services.reapply();
     inform(key.trim() ? 'API key stored.' : 'API key removed.');
   });

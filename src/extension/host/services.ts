@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { systemClock } from '../../core/clock';
 import { userMessage } from '../../core/errors';
-import type { HostContext } from '../../core/hostContext';
+import type { HostContext, SecretStore } from '../../core/hostContext';
 import { noProgress } from '../../core/hostContext';
 import type { StoreChange } from '../../core/store/storeTypes';
 import { settingsDelta } from '../../core/config/memorySettings';
@@ -15,7 +15,9 @@ import { readVsCodeSettings } from '../config/vscodeSettings';
 import type { MemorySettings } from '../../core/config/memorySettings';
 import { levelLogger } from './levelLogger';
 import { askLlmConsent, resolveLlm } from '../llm/llmProvider';
-import type { LlmChoice } from '../llm/llmProvider';
+import type { LlmChoice } from '../../core/llm/configuredLlm';
+import { storeDirFor } from './storeDir';
+import { vscodeSecretStore } from './vscodeSecrets';
 import { MemoryEngine } from '../../core/engine/memoryEngine';
 import { trustGates } from './trustGates';
 import type { TrustGates } from './trustGates';
@@ -24,6 +26,8 @@ export interface Services extends vscode.Disposable {
   readonly logger: vscode.LogOutputChannel;
   /** Paths, logger and clock as the core wants them; `llm` is the active client (undefined when off). */
   readonly host: HostContext;
+  /** VS Code's SecretStorage as the core's SecretStore (the LLM API key, team passwords). */
+  readonly secrets: SecretStore;
   readonly extensionUri: vscode.Uri;
   readonly context: vscode.ExtensionContext;
   settings(): MemorySettings;
@@ -47,9 +51,6 @@ export interface Services extends vscode.Disposable {
   shutdown(): Promise<void>;
 }
 
-export function storeDirFor(settings: MemorySettings, context: vscode.ExtensionContext): string {
-  return settings.storePath || path.join(context.globalStorageUri.fsPath, 'store');
-}
 
 class ServicesImpl implements Services {
   readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
@@ -66,8 +67,10 @@ class ServicesImpl implements Services {
   private queue: Promise<void> = Promise.resolve();
   readonly onDidChangeData = this.dataEmitter.event;
   readonly onDidOpenRuntime = this.openEmitter.event;
+  readonly secrets: SecretStore;
 
   constructor(readonly context: vscode.ExtensionContext) {
+    this.secrets = vscodeSecretStore(context.secrets);
     this.currentSettings = this.readSettings();
     this.subs.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -91,7 +94,7 @@ class ServicesImpl implements Services {
   get host(): HostContext {
     return {
       paths: {
-        storeDir: storeDirFor(this.currentSettings, this.context),
+        storeDir: storeDirFor(this.currentSettings, this.context.globalStorageUri.fsPath),
         bundledModelsDir: path.join(this.context.extensionUri.fsPath, 'models'),
         cacheDir: path.join(this.context.globalStorageUri.fsPath, 'cache'),
       },
@@ -99,6 +102,7 @@ class ServicesImpl implements Services {
       clock: systemClock,
       llm: this.choice.client,
       progress: noProgress,
+      secrets: this.secrets,
     };
   }
 
@@ -169,7 +173,7 @@ class ServicesImpl implements Services {
   }
 
   private resolveLlm(): Promise<LlmChoice> {
-    return resolveLlm(this.currentSettings.llm, { trusted: this.trustGates().llmAllowed, state: this.context.globalState, secrets: this.context.secrets, logger: this.logger });
+    return resolveLlm(this.currentSettings.llm, { trusted: this.trustGates().llmAllowed, state: this.context.globalState, secrets: this.secrets, logger: this.logger });
   }
 
   /** Serialises reconfigurations so two quick settings edits never race. */
@@ -188,7 +192,7 @@ class ServicesImpl implements Services {
     const rt = this.current_ ?? (this.opening ? await this.opening : undefined);
     if (!rt) return; // not open yet: the first use opens with these settings
     if (delta.store) {
-      this.logger.info(`store path changed: reopening at ${storeDirFor(after, this.context)}`);
+      this.logger.info(`store path changed: reopening at ${storeDirFor(after, this.context.globalStorageUri.fsPath)}`);
       this.storeSub?.dispose();
       this.current_ = undefined;
       await rt.close();

@@ -3,52 +3,31 @@
  * the first-run explanation (what is sent, what it may cost), and never in an untrusted workspace.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { userMessage } from '../../core/errors';
-import type { LlmClient } from '../../core/hostContext';
+import type { SecretStore } from '../../core/hostContext';
 import type { Logger } from '../../core/logger';
-import { createOpenAiCompatibleClient } from '../../core/llm/openAiCompatibleClient';
-import { withPromptRedaction } from '../../core/llm/redactingLlm';
+import { chooseLlmClient } from '../../core/llm/configuredLlm';
+import type { LlmChoice } from '../../core/llm/configuredLlm';
 import type { LlmProviderName, LlmSettings } from '../../core/config/memorySettings';
 import { createVscodeLlmClient, pickChatModel } from './vscodeLlmClient';
 
-export const LLM_API_KEY_SECRET = 'agentMemory.llm.apiKey';
 /** globalState key: providers the user agreed to (the first-run prompt). */
 export const LLM_CONSENT_KEY = 'agentMemory.llm.consent';
-
-export interface LlmChoice {
-  readonly client: LlmClient | undefined;
-  /** Why there is no client (shown in the status tooltip), or which one is active. */
-  readonly description: string;
-}
 
 export function hasLlmConsent(state: vscode.Memento, provider: LlmProviderName): boolean {
   return state.get<string[]>(LLM_CONSENT_KEY, []).includes(provider);
 }
 
-/** Caps every call's timeout at agentMemory.llm.timeoutSeconds (features ask for their own, often longer). */
-export function withTimeoutCap(client: LlmClient, maxTimeoutMs: number): LlmClient {
-  return {
-    label: client.label,
-    complete: (prompt, options) => client.complete(prompt, { ...options, timeoutMs: Math.min(options.timeoutMs, maxTimeoutMs) }),
-  };
-}
-
-export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean; state: vscode.Memento; secrets: vscode.SecretStorage; logger: Logger }): Promise<LlmChoice> {
-  if (settings.provider === 'none') return { client: undefined, description: 'off (agentMemory.llm.provider is "none"): heuristic extraction, no hints' };
+/** The client the settings name (core/llm/configuredLlm.ts), once the workspace is trusted and the user agreed. */
+export async function resolveLlm(settings: LlmSettings, deps: { trusted: boolean; state: vscode.Memento; secrets: SecretStore; logger: Logger }): Promise<LlmChoice> {
+  if (settings.provider === 'none') return chooseLlmClient(settings, { secrets: deps.secrets });
   if (!deps.trusted) return { client: undefined, description: 'off in this untrusted workspace' };
   if (!hasLlmConsent(deps.state, settings.provider)) return { client: undefined, description: `waiting for your OK to use "${settings.provider}"` };
   try {
-    if (settings.provider === 'vscode') {
-      const model = await pickChatModel({ vendor: settings.vendor, family: settings.family });
-      if (!model) return { client: undefined, description: 'no VS Code language model is installed that matches agentMemory.llm.vscode.*' };
-      const client = withPromptRedaction(withTimeoutCap(createVscodeLlmClient(model), settings.timeoutMs), DEFAULT_REDACTION_CONFIG);
-      return { client, description: client.label };
-    }
-    if (!settings.baseUrl || !settings.model) return { client: undefined, description: 'set agentMemory.llm.openaiCompatible.baseUrl and .model' };
-    const apiKey = await deps.secrets.get(LLM_API_KEY_SECRET);
-    const client = withPromptRedaction(withTimeoutCap(createOpenAiCompatibleClient({ baseUrl: settings.baseUrl, model: settings.model, ...(apiKey ? { apiKey } : {}) }), settings.timeoutMs), DEFAULT_REDACTION_CONFIG);
-    return { client, description: client.label };
+    return await chooseLlmClient(settings, {
+      secrets: deps.secrets,
+      pickVscodeModel: async (selector) => { const m = await pickChatModel(selector); return m ? createVscodeLlmClient(m) : undefined; },
+    });
   } catch (e) {
     deps.logger.warn(`language model: ${userMessage(e)}`);
     return { client: undefined, description: userMessage(e) };

@@ -3,8 +3,8 @@
  * Sharing, Sync Now and Disconnect; a status bar item with the team state; the live TeamSync of the
  * open store; the `agentMemory.team.sharedProjects` setting mirrored into the store.
  *
- * The password goes to VS Code's SecretStorage only (never settings, logs or messages) and is
- * handed to the core through TeamSyncDeps.password.
+ * The password goes to VS Code's SecretStorage only (never settings, logs or messages), through
+ * the host context's SecretStore, and reaches the core through TeamSyncDeps.password.
  */
 import * as vscode from 'vscode';
 import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
@@ -12,15 +12,16 @@ import { resolveTeamConfig } from '../../core/config/teamConfig';
 import { MemoryError, userMessage } from '../../core/errors';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { parseConnectionString } from '../../core/team/teamConnection';
+import { teamPasswordFrom, teamPasswordSecretKey } from '../../core/team/teamSecret';
 import { readTeamState } from '../../core/team/teamState';
 import { TeamSync } from '../../core/team/teamSync';
 import type { TeamStatus } from '../../core/team/teamSync';
 import { inform, registerSafe } from '../commands/commandUtil';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
+import { mirrorSharedProjects, sharedProjectsFrom } from './sharedProjectsSetting';
 import { describeTeam, memoryIdOf, teamBarText } from './teamStatusText';
 
-const SECRET_PREFIX = 'agentMemory.team.password:';
 const SHARED_PROJECTS_SETTING = 'team.sharedProjects';
 
 let activeController: TeamController | undefined;
@@ -37,7 +38,7 @@ class TeamController implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private statusSub: { dispose(): void } | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly services: Services) {
+  constructor(private readonly services: Services) {
     this.item = vscode.window.createStatusBarItem('agentMemory.team', vscode.StatusBarAlignment.Right, 99);
     this.item.name = 'Agent Memory Team';
     this.item.command = 'agentMemory.team.syncNow';
@@ -47,10 +48,6 @@ class TeamController implements vscode.Disposable {
     try { return this.sync?.status(); } catch { return undefined; }
   }
 
-  private secretKey(connectionString: string): string {
-    return SECRET_PREFIX + parseConnectionString(connectionString).label;
-  }
-
   /** (Re)builds the live sync for the runtime's store when it holds a connection. */
   async attach(rt: MemoryEngine): Promise<void> {
     await this.mirrorSetting(rt, undefined);
@@ -58,12 +55,11 @@ class TeamController implements vscode.Disposable {
     if (this.syncStore === rt.store && this.sync) return;
     await this.detach();
     if (!connectionString) { this.render(undefined); return; }
-    const key = this.secretKey(connectionString);
     const settings = this.services.settings();
     const sync = new TeamSync({
       store: rt.store, clock: this.services.host.clock, logger: this.services.logger, config: resolveTeamConfig(),
       redaction: DEFAULT_REDACTION_CONFIG, jobs: settings.jobs, embeddingModelId: rt.embedder?.id, extract: settings.graphEnabled,
-      password: async () => (await this.context.secrets.get(key)) ?? undefined,
+      password: teamPasswordFrom(this.services.secrets, connectionString),
     });
     this.sync = sync;
     this.syncStore = rt.store;
@@ -83,15 +79,11 @@ class TeamController implements vscode.Disposable {
 
   /** The setting lists shared projects: added ones are shared; on a change, removed ones stop. */
   async mirrorSetting(rt: MemoryEngine, previous: readonly string[] | undefined): Promise<void> {
-    const now = this.settingProjects();
-    const current = rt.store.read((db) => readTeamState(db).sharedProjects);
-    for (const p of now) if (!current.includes(p)) await shareProject(rt.store, p, true);
-    if (previous) for (const p of previous) if (!now.includes(p) && current.includes(p)) await shareProject(rt.store, p, false);
+    await mirrorSharedProjects(rt.store, this.settingProjects(), previous);
   }
 
   settingProjects(): string[] {
-    const raw = vscode.workspace.getConfiguration('agentMemory').get<unknown>(SHARED_PROJECTS_SETTING);
-    return Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string' && p.trim().length > 0).map((p) => p.trim()) : [];
+    return sharedProjectsFrom(vscode.workspace.getConfiguration('agentMemory').get<unknown>(SHARED_PROJECTS_SETTING));
   }
 
   render(s: TeamStatus | undefined): void {
@@ -112,7 +104,7 @@ class TeamController implements vscode.Disposable {
     const password = await vscode.window.showInputBox({ title: 'Connect Team Memory', prompt: `Password of role ${parseConnectionString(url).user} (kept in VS Code's secret storage)`, password: true, ignoreFocusOut: true });
     if (password === undefined) throw new MemoryError('E_CANCELLED', 'cancelled');
     const r = await connectStore(rt.store, url, password);
-    await this.context.secrets.store(this.secretKey(url), password);
+    await this.services.secrets.set(teamPasswordSecretKey(url), password);
     await this.detach();
     await this.attach(rt);
     const project = vscode.workspace.name;
@@ -134,7 +126,7 @@ class TeamController implements vscode.Disposable {
     const { connectionString } = rt.store.read((db) => readTeamState(db));
     await this.detach();
     await disconnectStore(rt.store);
-    if (connectionString) await this.context.secrets.delete(this.secretKey(connectionString));
+    if (connectionString) await this.services.secrets.delete(teamPasswordSecretKey(connectionString));
     this.render(undefined);
     inform('Team memory disconnected; your memories and the team\'s replicated memories stay in this store.');
   }
@@ -152,7 +144,7 @@ class TeamController implements vscode.Disposable {
 }
 
 export function registerTeamMemory(context: vscode.ExtensionContext, services: Services): void {
-  const controller = new TeamController(context, services);
+  const controller = new TeamController(services);
   activeController = controller;
   context.subscriptions.push(controller, { dispose: () => { if (activeController === controller) activeController = undefined; } });
   context.subscriptions.push(services.onDidOpenRuntime((rt) => {

@@ -6,14 +6,13 @@
  * that session's start memories after its own answer, marked as such.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { MemoryError, userMessage } from '../../core/errors';
-import { redactSecrets } from '../../core/memory/redaction';
 import { recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
 import { SessionCapture } from '../chat/sessionCapture';
 import { snippet, toolResultText } from '../chat/recallFormat';
 import { sessionStartToolText } from '../chat/sessionStartContext';
-import { pinConfirmationMarkdown, rememberConfirmationMarkdown } from './lmToolText';
+import { pinConfirmation, rememberConfirmation } from './lmToolText';
+import type { ToolConfirmation } from './lmToolText';
 import type { Services } from '../host/services';
 
 export const TOOL_NAMES = { recall: 'memory_recall', remember: 'memory_remember', pin: 'memory_pin' } as const;
@@ -30,6 +29,11 @@ function untrustedMarkdown(value: string): vscode.MarkdownString {
   md.isTrusted = false;
   md.supportHtml = false;
   return md;
+}
+
+/** The dialog a writing tool shows, when the setting asks for one. */
+function confirmationMessages(c: ToolConfirmation | undefined): { confirmationMessages?: vscode.LanguageModelToolConfirmationMessages } {
+  return c ? { confirmationMessages: { title: c.title, message: untrustedMarkdown(c.markdown) } } : {};
 }
 
 function textResult(text: string): vscode.LanguageModelToolResult {
@@ -69,7 +73,7 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
     prepareInvocation: (options) => ({
       invocationMessage: 'Remembering…',
       // The text as it will be stored (redacted), whole and literal: see lmToolText.ts.
-      ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: 'Remember this?', message: untrustedMarkdown(rememberConfirmationMarkdown(redactSecrets(String(options.input.content ?? '').trim(), DEFAULT_REDACTION_CONFIG).text, typeof options.input.type === 'string' ? options.input.type : undefined)) } } : {}),
+      ...confirmationMessages(rememberConfirmation(services.settings().confirmToolWrites, options.input)),
     }),
     invoke: (options) => guarded(services, TOOL_NAMES.remember, async () => {
       const content = requireString(options.input.content, 'content');
@@ -86,7 +90,7 @@ export function createTools(services: Services): { recall: vscode.LanguageModelT
       const verb = options.input.pinned === false ? 'Unpin' : 'Pin';
       return {
         invocationMessage: `${verb}ning ${String(options.input.entity ?? '')}`,
-        ...(services.settings().confirmToolWrites ? { confirmationMessages: { title: `${verb} an entity?`, message: untrustedMarkdown(pinConfirmationMarkdown(verb, String(options.input.entity ?? ''))) } } : {}),
+        ...confirmationMessages(pinConfirmation(services.settings().confirmToolWrites, options.input)),
       };
     },
     invoke: (options) => guarded(services, TOOL_NAMES.pin, async () => {
