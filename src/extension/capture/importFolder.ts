@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import type { ImportFolderWatcher, WatchFolder } from '../../core/capture/importFolderWatcher';
 import { userMessage } from '../../core/errors';
-import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Services } from '../host/services';
 import { createImportFolderWatcher, importFolderTarget } from './importFolderPlan';
+import type { ImportFolderTarget } from './importFolderPlan';
 
 const watchWithVscode: WatchFolder = (folder, onChange) => {
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '*'));
@@ -18,7 +18,7 @@ const watchWithVscode: WatchFolder = (folder, onChange) => {
 };
 
 export class ImportFolder implements vscode.Disposable {
-  private watcher: { key: string; rt: MemoryEngine; watcher: ImportFolderWatcher } | undefined;
+  private watcher: { key: string; rt: ImportFolderTarget['rt']; watcher: ImportFolderWatcher } | undefined;
 
   constructor(private readonly services: Services) {}
 

@@ -8,16 +8,17 @@ import type { WatchFolder } from '../../core/capture/importFolderWatcher';
 import type { MemorySettings } from '../../core/config/memorySettings';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { Logger } from '../../core/logger';
+import type { MemoryStore } from '../../core/store/storeTypes';
 
 export interface ImportFolderTarget {
   readonly folder: string;
-  readonly rt: MemoryEngine;
+  readonly rt: MemoryEngine<MemoryStore>;
   /** Changes when a capture setting changes (the watcher is then rebuilt). */
   readonly key: string;
 }
 
 /** What to watch now, or undefined (no folder set, capture not allowed, no engine open). */
-export function importFolderTarget(settings: MemorySettings, captureAllowed: boolean, rt: MemoryEngine | undefined): ImportFolderTarget | undefined {
+export function importFolderTarget(settings: MemorySettings, captureAllowed: boolean, rt: MemoryEngine<MemoryStore> | undefined): ImportFolderTarget | undefined {
   const folder = settings.capture.importFolder;
   return folder && rt && captureAllowed ? { folder, rt, key: JSON.stringify(settings.capture) } : undefined;
 }

@@ -1,19 +1,15 @@
 /**
- * Knowledge-graph settings, through the real write path (the extract job with the heuristic
- * extractor on the settings' graph configuration) and the feedback loop's maintenance (the
- * duplicate scan, with a deterministic embedder), as the extension's runtime and the CLI wire them.
+ * Knowledge-graph settings, through the engine's write path (the extract job with the heuristic
+ * extractor on the settings' graph configuration) and its maintenance (the
+ * duplicate and conflict scan, with a deterministic embedder) of the engine the settings assemble.
  */
 import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
-import { readMemorySettings } from '../../../src/core/config/memorySettings';
-import { createPipelineHandlers } from '../../../src/core/jobs/pipelineHandlers';
-import { JobWorker } from '../../../src/core/jobs/jobWorker';
-import { silentLogger } from '../../../src/core/logger';
-import { defaultRememberDeps, remember } from '../../../src/core/memory/remember';
 import type { Embedder } from '../../../src/core/models/embedder';
-import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import type { LlmClient } from '../../../src/core/hostContext';
+import { engineOnStore } from '../helpers/testEngine';
 import { fakeEmbedder } from '../recall/fakeEmbedder';
 import { settingContract } from './contractRegistry';
 
@@ -25,25 +21,26 @@ async function withStore<T>(values: Record<string, unknown>, texts: readonly str
   const store = await openMemoryStore({ clock });
   const embedder: Embedder = { ...fakeEmbedder(), dispose: async () => undefined };
   try {
-    const s = readMemorySettings((k) => values[k]);
-    const deps = defaultRememberDeps(clock, { jobs: s.jobs, enqueue: { embed: true, extract: s.graphEnabled, hints: false } });
-    for (const [i, content] of texts.entries()) await remember(store, { content, createdAt: new Date(NOW - (texts.length - i) * 60_000).toISOString() }, deps);
-    const handlers = createPipelineHandlers({ embedder, llm: undefined, extraction: s.extraction, graph: s.graph, logger: silentLogger });
-    await new JobWorker({ store, handlers, config: s.jobs, clock, logger: silentLogger }).drain();
+    const engine = engineOnStore(store, clock, values, { embedder });
+    for (const [i, content] of texts.entries()) await engine.remember({ content, createdAt: new Date(NOW - (texts.length - i) * 60_000).toISOString() });
+    await engine.settle();
     return await fn(store, clock, embedder);
   } finally {
     await store.close();
   }
 }
 
-async function duplicateScan(values: Record<string, unknown>, texts: readonly string[]): Promise<Record<string, unknown>> {
+/** The engine's duplicate and conflict scan; `llm` (when given) is the contradiction judge. */
+async function duplicateScan(values: Record<string, unknown>, texts: readonly string[], llm?: LlmClient): Promise<Record<string, unknown>> {
   return withStore(values, texts, async (store, clock, embedder) => {
-    const s = readMemorySettings((k) => values[k]);
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
-    const report = await loop.maintenance.run(['find-duplicates-conflicts']);
+    const engine = engineOnStore(store, clock, values, { embedder, ...(llm ? { llm } : {}) });
+    const report = await engine.maintenance.run(['find-duplicates-conflicts']);
     return { ...(report.tasks[0]?.summary ?? {}) };
   });
 }
+
+/** A language model that finds every pair it is shown contradictory. */
+const contradictsAlways: LlmClient = { label: 'fake judge', complete: async () => '{"contradicts": true, "confidence": 0.95, "reasoning": "fake"}' };
 
 const NEAR_DUPLICATES = [
   'The staging deploy uses port 8443 behind the load balancer.',
@@ -68,6 +65,11 @@ describe('settings contract: knowledge graph', () => {
     assert.equal(loose.mergeProposals, 1);
   });
 
+  settingContract('graph.conflictThreshold', 'lower, less similar memory pairs are checked for a contradiction and proposed', async () => {
+    assert.equal((await duplicateScan({ 'graph.conflictThreshold': 1 }, NEAR_DUPLICATES, contradictsAlways)).conflictProposals, 0);
+    assert.equal((await duplicateScan({ 'graph.conflictThreshold': 0.5 }, NEAR_DUPLICATES, contradictsAlways)).conflictProposals, 1);
+  });
+
   settingContract('graph.maintenanceWindow', 'bounds how many recent memories the duplicate scan reads', async () => {
     assert.equal((await duplicateScan({}, MANY)).scanned, 14);
     assert.equal((await duplicateScan({ 'graph.maintenanceWindow': 10 }, MANY)).scanned, 10);
@@ -77,9 +79,7 @@ describe('settings contract: knowledge graph', () => {
   const decayed = (values: Record<string, unknown>, days = 30): Promise<number[]> =>
     withStore(values, ['The billing service uses PostgreSQL for invoices.', 'Priya owns the ranking roadmap.'], async (store, clock, embedder) => {
       clock.advance(days * 86_400_000);
-      const s = readMemorySettings((k) => values[k]);
-      const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
-      await loop.maintenance.run(['decay-aspects']);
+      await engineOnStore(store, clock, values, { embedder }).maintenance.run(['decay-aspects']);
       return store.read((db) => db.all<{ w: number }>('SELECT weight AS w FROM entity_aspects ORDER BY id').map((r) => Number(r.w.toFixed(6))));
     });
 
@@ -107,8 +107,7 @@ describe('settings contract: knowledge graph', () => {
     const afterOneSession = (values: Record<string, unknown>): Promise<number[]> =>
       withStore(values, ['The billing service uses PostgreSQL for invoices.', 'Priya owns the ranking roadmap.'], async (store, clock, embedder) => {
         clock.advance(30 * 86_400_000);
-        const s = readMemorySettings((k) => values[k]);
-        const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
+        const { loop } = engineOnStore(store, clock, values, { embedder });
         await loop.sessions.start({ sessionKey: 'one' });
         await loop.sessions.end('one');
         return store.read((db) => db.all<{ w: number }>('SELECT weight AS w FROM entity_aspects ORDER BY id').map((r) => Number(r.w.toFixed(6))));

@@ -1,15 +1,14 @@
 /**
- * Session, maintenance, hints, logging and model settings, through the real feedback loop
- * (createFeedbackLoop with the settings' configuration, as the extension's runtime and the CLI
- * build it) and the extension's vscode-free runtime and logger.
+ * Session, maintenance, hints, logging, predictor and model settings, through the feedback loop
+ * the engine assembles from the settings (as the extension and the CLI get it) and the
+ * extension's vscode-free logger.
  */
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readMemorySettings } from '../../../src/core/config/memorySettings';
-import { createRecordingLogger, silentLogger } from '../../../src/core/logger';
-import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
+import { createRecordingLogger } from '../../../src/core/logger';
 import type { FeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
 import { feedbackLoopStatus } from '../../../src/core/sessions/feedbackLoopStatus';
 import { systemClock } from '../../../src/core/clock';
@@ -18,7 +17,8 @@ import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { levelLogger } from '../../../src/extension/host/levelLogger';
 import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
 import { noProgress } from '../../../src/core/hostContext';
-import { openTestStore } from '../feedback/graphFixture';
+import { addMemory, openTestStore } from '../feedback/graphFixture';
+import { engineOnStore } from '../helpers/testEngine';
 import { settingContract } from './contractRegistry';
 
 const HOUR = 3_600_000;
@@ -29,10 +29,30 @@ describe('settings contract: sessions, maintenance, hints, logging, models', () 
   beforeEach(async () => { ({ store, clock } = await openTestStore()); });
   afterEach(async () => { await store.close(); });
 
-  const loopWith = (values: Record<string, unknown>): FeedbackLoop => {
-    const s = readMemorySettings((k) => values[k]);
-    return createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph, aliases: s.extraction.aliases });
+  const loopWith = (values: Record<string, unknown>): FeedbackLoop => engineOnStore(store, clock, values).loop;
+
+  /** Whether the learned ranker orders each of `n` sessions started and ended one after another. */
+  const predictorLive = async (values: Record<string, unknown>, n: number, prefix: string): Promise<boolean[]> => {
+    const { sessions } = loopWith(values);
+    const live: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      live.push((await sessions.start({ sessionKey: `${prefix}${i}` })).predictorLive);
+      await sessions.end(`${prefix}${i}`);
+    }
+    return live;
   };
+
+  settingContract('feedback.predictorMinSessions', 'the learned ranker goes live after that many trained sessions', async () => {
+    await store.write('t', (db) => { addMemory(db, clock.now(), { importance: 0.9 }); addMemory(db, clock.now(), { importance: 0.8 }); });
+    assert.deepEqual(await predictorLive({ 'feedback.predictorMinSessions': 2 }, 3, 'a'), [false, false, true]);
+    assert.deepEqual(await predictorLive({}, 1, 'b'), [false], 'the default 5 is not reached after 3 sessions');
+  });
+
+  settingContract('feedback.predictorEnabled', 'off, the learned ranker never goes live', async () => {
+    await store.write('t', (db) => { addMemory(db, clock.now(), { importance: 0.9 }); addMemory(db, clock.now(), { importance: 0.8 }); });
+    assert.deepEqual(await predictorLive({ 'feedback.predictorMinSessions': 1 }, 2, 'a'), [false, true]);
+    assert.deepEqual(await predictorLive({ 'feedback.predictorMinSessions': 1, 'feedback.predictorEnabled': false }, 2, 'b'), [false, false]);
+  });
 
   settingContract('sessions.idleTimeoutMinutes', 'a session idle longer than it is ended by the sweep', async () => {
     await loopWith({}).sessions.start({ sessionKey: 'idle' });
