@@ -10,9 +10,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../src/core/clock';
+import { defaultEngineSettings } from '../src/core/engine/engineConfig';
+import { MemoryEngine } from '../src/core/engine/memoryEngine';
+import { noProgress } from '../src/core/hostContext';
 import { silentLogger } from '../src/core/logger';
 import { getEntityHealth } from '../src/core/predictor/entityHealth';
-import { createFeedbackLoop } from '../src/core/sessions/feedbackLoop';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 
 const args = process.argv.slice(2);
@@ -65,7 +67,10 @@ async function run(size: number): Promise<Record<string, unknown>> {
       if (m % 3 === 0) db.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, mention_text, created_at) VALUES (?, ?, ?, ?)', [mid, project, 'shop', t0]);
     }
   });
-  const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined });
+  // The feedback loop as every host gets it: assembled by the engine from the default settings (no models).
+  const engine = MemoryEngine.onStore(store, { paths: { storeDir: '', bundledModelsDir: '', cacheDir: '' }, logger: silentLogger, clock, llm: undefined, progress: noProgress },
+    defaultEngineSettings(), { mode: 'onDemand', embedder: () => undefined });
+  const { loop } = engine;
   const start: number[] = [], end: number[] = [];
   for (let s = 0; s < SESSIONS; s++) {
     const key = `bench-${s}`;
@@ -86,7 +91,7 @@ async function run(size: number): Promise<Record<string, unknown>> {
   t = performance.now();
   const report = await loop.maintenance.run();
   const maintainMs = performance.now() - t;
-  await store.close();
+  await engine.close();
   return { size, sessions: SESSIONS, startMs: stats(start), endMs: stats(end), healthMs: +healthMs.toFixed(2), healthEntities: health.length, maintainAllMs: +maintainMs.toFixed(2), maintainTasks: report.tasks.map((x) => x.task) };
 }
 

@@ -12,7 +12,7 @@ import type { MemoryStore } from '../../../src/core/store/storeTypes';
  * (the one composition root): `values` are `agentMemory.*` settings without the prefix, on top of
  * the table defaults. On-demand mode starts no timers; the test closes the store itself.
  */
-export function engineOnStore<T extends MemoryStore>(store: T, clock: Clock, values: Readonly<Record<string, unknown>> = {}, extra: { readonly llm?: LlmClient; readonly embedder?: Embedder } = {}): MemoryEngine<T> {
+export function engineOnStore<T extends MemoryStore>(store: T, clock: Clock, values: Readonly<Record<string, unknown>> = {}, extra: { readonly llm?: LlmClient; readonly embedder?: Embedder; readonly newId?: () => string } = {}): MemoryEngine<T> {
   return MemoryEngine.onStore(store, { paths: { storeDir: '', bundledModelsDir: '', cacheDir: '' }, logger: silentLogger, clock, llm: extra.llm, progress: noProgress },
-    readMemorySettings((k) => values[k]), { mode: 'onDemand', embedder: () => extra.embedder });
+    readMemorySettings((k) => values[k]), { mode: 'onDemand', embedder: () => extra.embedder, ...(extra.newId ? { newId: extra.newId } : {}) });
 }

@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { silentLogger } from '../../../src/core/logger';
 import type { Embedder } from '../../../src/core/models/embedder';
-import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
 import { fakeEmbedder } from '../recall/fakeEmbedder';
 import { addMemory, openTestStore } from '../feedback/graphFixture';
+import { engineOnStore } from '../helpers/testEngine';
 import { seqId } from '../sessions/sessionFixture';
 
 function embedder(): Embedder {
@@ -14,7 +13,7 @@ function embedder(): Embedder {
 describe('maintenance tasks of other modules', () => {
   it('re-embeds stale vectors and scans for duplicates when an embedder is given', async () => {
     const { store, clock } = await openTestStore();
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined, embedder: embedder(), newId: seqId });
+    const { loop } = engineOnStore(store, clock, {}, { embedder: embedder(), newId: seqId });
     assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'merge-entities', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check', 'reembed-stale', 'find-duplicates-conflicts']);
     await store.write('t', (db) => {
       addMemory(db, clock.now(), { content: 'we deploy with esbuild on fridays' });
@@ -31,7 +30,7 @@ describe('maintenance tasks of other modules', () => {
 
   it('leaves them out without an embedder', async () => {
     const { store, clock } = await openTestStore();
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined });
+    const { loop } = engineOnStore(store, clock);
     assert.deepEqual(loop.maintenance.tasks().map((t) => t.id), ['decay-aspects', 'propagate-memory-status', 'backfill-hints', 'merge-entities', 'retry-dead-jobs', 'rebuild-fts', 'integrity-check']);
     await store.close();
   });

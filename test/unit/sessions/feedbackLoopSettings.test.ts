@@ -1,13 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
-import { FEEDBACK_LOOP_SETTING_KEYS, feedbackLoopSettingsFrom } from '../../../src/core/sessions/feedbackLoopSettings';
+import { FEEDBACK_LOOP_SETTING_KEYS } from '../../../src/core/sessions/feedbackLoopSettings';
 import { feedbackLoopStatus } from '../../../src/core/sessions/feedbackLoopStatus';
-import { silentLogger } from '../../../src/core/logger';
 import { openTestStore } from '../feedback/graphFixture';
+import { engineOnStore } from '../helpers/testEngine';
 
-describe('feedback loop settings', () => {
+describe('feedback loop settings (the engine assembles the loop)', () => {
   const manifest = JSON.parse(readFileSync(join(process.env.AGENT_MEMORY_ROOT ?? process.cwd(), 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default: unknown }> }[] } };
   const props = Object.assign({}, ...manifest.contributes.configuration.map((c) => c.properties)) as Record<string, { default: unknown }>;
 
@@ -16,9 +15,9 @@ describe('feedback loop settings', () => {
   });
 
   it('gives the typed defaults when VS Code returns the declared defaults', async () => {
-    const settings = feedbackLoopSettingsFrom((k) => props[`agentMemory.${k}`]?.default);
     const { store, clock } = await openTestStore();
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, settings);
+    const defaults = Object.fromEntries(Object.entries(props).map(([k, v]) => [k.replace(/^agentMemory\./, ''), v.default]));
+    const { loop } = engineOnStore(store, clock, defaults);
     assert.equal(loop.config.feedback.ftsWeightDelta, 0.02);
     assert.equal(loop.config.feedback.decayIntervalSessions, 10);
     assert.equal(loop.config.session.idleTimeoutMs, 30 * 60_000);
@@ -28,11 +27,13 @@ describe('feedback loop settings', () => {
     await store.close();
   });
 
-  it('converts units and lets the resolvers clamp out-of-range values', async () => {
+  it('converts units; an out-of-range value falls back to its default (the settings table decides)', async () => {
     const values: Record<string, unknown> = { 'hints.enabled': true, 'hints.timeoutSeconds': 1, 'hints.max': 50, 'sessions.idleTimeoutMinutes': 5 };
     const { store, clock } = await openTestStore();
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, feedbackLoopSettingsFrom((k) => values[k]));
-    assert.deepEqual([loop.config.hints.timeoutMs, loop.config.hints.max, loop.config.session.idleTimeoutMs], [5_000, 20, 5 * 60_000]);
+    const inRange = engineOnStore(store, clock, { 'hints.timeoutSeconds': 12, 'hints.max': 7 }).loop;
+    assert.deepEqual([inRange.config.hints.timeoutMs, inRange.config.hints.max], [12_000, 7]);
+    const { loop } = engineOnStore(store, clock, values);
+    assert.deepEqual([loop.config.hints.timeoutMs, loop.config.hints.max, loop.config.session.idleTimeoutMs], [45_000, 5, 5 * 60_000]);
     assert.equal(loop.hints.status().state, 'idle');
     assert.match(loop.hints.status().reason, /No language model/);
     await store.close();
@@ -41,10 +42,10 @@ describe('feedback loop settings', () => {
   it('hands the host a hints job handler only when hints are enabled and an LLM exists', async () => {
     const { store, clock } = await openTestStore();
     const llm = { label: 'fake', complete: async () => 'Which bundler is used?' };
-    const on = createFeedbackLoop({ store, clock, logger: silentLogger, llm }, feedbackLoopSettingsFrom((k) => (k === 'hints.enabled' ? true : undefined)));
+    const on = engineOnStore(store, clock, { 'hints.enabled': true }, { llm }).loop;
     assert.equal(on.hints.jobHandler()?.type, 'hints');
     assert.equal(on.hints.status().state, 'running');
-    const off = createFeedbackLoop({ store, clock, logger: silentLogger, llm }, feedbackLoopSettingsFrom(() => undefined));
+    const off = engineOnStore(store, clock, {}, { llm }).loop;
     assert.equal(off.hints.jobHandler(), undefined);
     await store.close();
   });
@@ -53,7 +54,7 @@ describe('feedback loop settings', () => {
 describe('feedback loop status', () => {
   it('reports telemetry, hints worker state, predictor readiness, open sessions and knowledge stats', async () => {
     const { store, clock } = await openTestStore();
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm: undefined }, { feedback: { predictorMinSessions: 1 } });
+    const { loop } = engineOnStore(store, clock, { 'feedback.predictorMinSessions': 1 });
     await loop.sessions.start({ sessionKey: 'a' });
     let s = feedbackLoopStatus(loop, { nowMs: clock.now() });
     assert.deepEqual([s.openSessions, s.predictor.sessionsTrained, s.predictor.live, s.hints.state], [1, 0, false, 'disabled']);

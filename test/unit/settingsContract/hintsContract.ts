@@ -1,26 +1,19 @@
 /**
- * Hint settings, through the hints job handler on the configuration the feedback loop resolves
- * from them (as the extension's runtime wires it), with a fake language model that answers ten
- * questions and records the deadline it was given.
+ * Hint settings, through the engine (the hints job its worker runs for a new memory, on the
+ * configuration the settings give), with a fake language model that answers ten questions and
+ * records the deadline it was given.
  */
 import { strict as assert } from 'node:assert';
-import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../src/core/clock';
-import { readMemorySettings } from '../../../src/core/config/memorySettings';
-import { createHintsJobHandler } from '../../../src/core/hints/hintsJobHandler';
 import type { LlmClient } from '../../../src/core/hostContext';
-import { JobWorker } from '../../../src/core/jobs/jobWorker';
-import { silentLogger } from '../../../src/core/logger';
-import { defaultRememberDeps, remember } from '../../../src/core/memory/remember';
-import { createFeedbackLoop } from '../../../src/core/sessions/feedbackLoop';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import { engineOnStore } from '../helpers/testEngine';
 import { settingContract } from './contractRegistry';
 
 async function hintsRun(values: Record<string, unknown>): Promise<{ hints: number; timeoutMs: number | undefined }> {
   const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
   const store = await openMemoryStore({ clock });
   try {
-    const s = readMemorySettings((k) => values[k]);
     let timeoutMs: number | undefined;
     const llm: LlmClient = {
       label: 'fake',
@@ -29,9 +22,10 @@ async function hintsRun(values: Record<string, unknown>): Promise<{ hints: numbe
         return Array.from({ length: 10 }, (_, i) => `Which deploy tool does team ${i} use?`).join('\n');
       },
     };
-    const loop = createFeedbackLoop({ store, clock, logger: silentLogger, llm }, { ...s.feedbackLoop, jobs: s.jobs, graph: s.graph });
-    await remember(store, { content: 'The platform team deploys every service with Helm charts.' }, defaultRememberDeps(clock, { enqueue: { embed: false, extract: false, hints: true } }));
-    await new JobWorker({ store, handlers: [createHintsJobHandler({ llm, config: loop.config.hints, newId: randomUUID })], config: s.jobs, clock, logger: silentLogger }).drain();
+    // The engine queues a hints job for a new memory when hints are on and a language model is set.
+    const engine = engineOnStore(store, clock, { 'hints.enabled': true, 'graph.enabled': false, ...values }, { llm });
+    await engine.remember({ content: 'The platform team deploys every service with Helm charts.' });
+    await engine.settle();
     const hints = store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_hints')?.n ?? 0);
     return { hints, timeoutMs };
   } finally {
