@@ -1,7 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from '../../../src/cli/args';
 import { envVarFor } from '../../../src/cli/cliSettings';
+import { EDITOR_ONLY_SETTINGS } from '../../../src/cli/editorOnlySettings';
+import { envSecretStore } from '../../../src/cli/envSecrets';
+import { cliStoreDir } from '../../../src/cli/openCliStore';
+import { LLM_API_KEY_SECRET } from '../../../src/core/llm/configuredLlm';
+import { teamPasswordSecretKey } from '../../../src/core/team/teamSecret';
 import { runCli } from '../../../src/cli/run';
 import { SETTINGS } from '../../../src/core/config/settingsTable';
 import { createStreamLogger } from '../../../src/core/logger';
@@ -121,5 +127,41 @@ describe('CLI configuration (--set, AGENT_MEMORY_<KEY>, <store>/config.json, con
     } finally {
       await durable.close();
     }
+  });
+
+  it('labels every setting the CLI does not act on in config list, and docs/configuration.md lists them', async () => {
+    const r = await cli('--store', store, 'config', 'list');
+    assert.equal(r.code, 0, r.err);
+    const lines = new Map(r.out.trim().split('\n').map((l) => [l.split(' = ')[0] as string, l]));
+    for (const key of Object.keys(EDITOR_ONLY_SETTINGS)) {
+      assert.ok(SETTINGS.some((s) => s.key === key), `${key} is a setting`);
+      assert.match(lines.get(key) ?? '', /\(default; editor only: .+\)$/, key);
+    }
+    assert.match(lines.get('search.topK') ?? '', /\(default\)$/, 'a setting the CLI honours carries no label');
+    assert.match(lines.get('llm.provider') ?? '', /only available in VS Code/);
+    const json = JSON.parse((await cli('--store', store, 'config', 'get', 'tools.confirmWrites', '--json')).out) as { cli?: string };
+    assert.match(json.cli ?? '', /^editor only: /);
+    const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+    for (const key of Object.keys(EDITOR_ONLY_SETTINGS)) assert.ok(doc.includes(`\`${key}\``) || doc.includes(`\`${key.split('.').pop() ?? ''}\``), `docs/configuration.md names ${key}`);
+  });
+
+  it('takes the store folder from store.path (--set or AGENT_MEMORY_STORE_PATH) when no --store is given', async () => {
+    const viaSet = join(temp.dir, 'via-set');
+    const viaEnv = join(temp.dir, 'via-env');
+    await withEnv({ AGENT_MEMORY_STORE: '' }, async () => {
+      assert.equal(cliStoreDir(parseArgs(['--set', `store.path=${viaSet}`, 'stats'])), viaSet);
+      await withEnv({ AGENT_MEMORY_STORE_PATH: viaEnv }, async () => {
+        assert.equal(cliStoreDir(parseArgs(['stats'])), viaEnv);
+        assert.equal(cliStoreDir(parseArgs(['--store', store, 'stats'])), store, '--store comes first');
+      });
+    });
+  });
+
+  it('reads secrets from the environment only, and never stores one', async () => {
+    const secrets = envSecretStore({ AGENT_MEMORY_LLM_KEY: 'sk-env', PGPASSWORD: 'pw-env' });
+    assert.equal(await secrets.get(LLM_API_KEY_SECRET), 'sk-env');
+    assert.equal(await secrets.get(teamPasswordSecretKey('postgresql://alice@db.example.com:5432/team')), 'pw-env');
+    assert.equal(await envSecretStore({}).get(LLM_API_KEY_SECRET), undefined);
+    await assert.rejects(secrets.set(LLM_API_KEY_SECRET, 'x'), /never stores secrets: set the AGENT_MEMORY_LLM_KEY environment variable/);
   });
 });
