@@ -12,12 +12,19 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-describe('one composition root', () => {
+describe('one composition root, always-migrated stores', () => {
   it('only the engine assembles the feedback loop (benches and tests go through MemoryEngine)', () => {
     const allowed = new Set(['src/core/sessions/feedbackLoop.ts', 'src/core/engine/enginePipeline.ts', 'test/unit/engine/oneAssembly.test.ts']);
     const offenders = ['src', 'test', 'bench'].flatMap((d) => tsFiles(join(ROOT, d)))
       .map((p) => relative(ROOT, p).split('\\').join('/'))
       .filter((p) => !allowed.has(p) && readFileSync(join(ROOT, p), 'utf8').includes('createFeedbackLoop('));
+    assert.deepEqual(offenders, []);
+  });
+
+  it('asks whether a table exists only while migrating: every store the code sees is fully migrated', () => {
+    const offenders = tsFiles(join(ROOT, 'src'))
+      .map((p) => relative(ROOT, p).split('\\').join('/'))
+      .filter((p) => !p.startsWith('src/core/store/') && !p.endsWith('Migration.ts') && readFileSync(join(ROOT, p), 'utf8').includes('.hasTable('));
     assert.deepEqual(offenders, []);
   });
 });
