@@ -51,7 +51,6 @@ export interface Services extends vscode.Disposable {
   shutdown(): Promise<void>;
 }
 
-
 class ServicesImpl implements Services {
   readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
   /** What core services log through: the channel, filtered by agentMemory.log.level. */
