@@ -130,20 +130,22 @@ CREATE INDEX memories_search_idx ON ${SERVER_SCHEMA}.memories USING gin (search)
     requiresExtension: 'vector',
     sql: `
 ALTER TABLE ${SERVER_SCHEMA}.memories ADD COLUMN embedding vector;
-CREATE FUNCTION ${SERVER_SCHEMA}.float32_at(b bytea, o integer) RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+CREATE FUNCTION ${SERVER_SCHEMA}.float32_bits(w bigint) RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
   SELECT CASE
-    WHEN e = 255 THEN 0::double precision
-    WHEN e = 0 THEN (CASE WHEN bits >> 31 = 1 THEN -1 ELSE 1 END) * (bits & 8388607) * 2::double precision ^ (-149)
-    ELSE (CASE WHEN bits >> 31 = 1 THEN -1 ELSE 1 END) * (1 + (bits & 8388607) / 8388608.0::double precision) * 2::double precision ^ (e - 127)
+    WHEN (w >> 23) & 255 = 255 THEN 0::double precision
+    WHEN (w >> 23) & 255 = 0 THEN (1 - 2 * (w >> 31)) * (w & 8388607) * 2::double precision ^ (-149)
+    ELSE (1 - 2 * (w >> 31)) * (1 + (w & 8388607) / 8388608.0::double precision) * 2::double precision ^ (((w >> 23) & 255) - 127)
   END
-  FROM (SELECT w AS bits, (w >> 23) & 255 AS e
-          FROM (SELECT get_byte(b, o)::bigint | (get_byte(b, o + 1)::bigint << 8) | (get_byte(b, o + 2)::bigint << 16) | (get_byte(b, o + 3)::bigint << 24) AS w) x) y
+$f$;
+CREATE FUNCTION ${SERVER_SCHEMA}.float32_at(b bytea, o integer) RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+  SELECT ${SERVER_SCHEMA}.float32_bits(get_byte(b, o)::bigint | (get_byte(b, o + 1)::bigint << 8) | (get_byte(b, o + 2)::bigint << 16) | (get_byte(b, o + 3)::bigint << 24))
 $f$;
 CREATE FUNCTION ${SERVER_SCHEMA}.blob_vector(b bytea, dims integer) RETURNS vector LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
   SELECT CASE
     WHEN dims < 1 OR dims > 16000 THEN NULL
     WHEN length(b) = dims * 4 THEN (SELECT array_agg(${SERVER_SCHEMA}.float32_at(b, 4 * i) ORDER BY i) FROM generate_series(0, dims - 1) AS i)::real[]::vector
-    WHEN length(b) = dims + 4 THEN (SELECT array_agg(((get_byte(b, 4 + i) # 128) - 128) * ${SERVER_SCHEMA}.float32_at(b, 0) ORDER BY i) FROM generate_series(0, dims - 1) AS i)::real[]::vector
+    WHEN length(b) = dims + 4 THEN (SELECT array_agg(((get_byte(b, 4 + i) # 128) - 128) * sc.s ORDER BY i)
+                                      FROM (SELECT ${SERVER_SCHEMA}.float32_at(b, 0) AS s) AS sc, generate_series(0, dims - 1) AS i)::real[]::vector
   END
 $f$;
 CREATE FUNCTION ${SERVER_SCHEMA}.embed() RETURNS trigger LANGUAGE plpgsql AS $f$
