@@ -3,8 +3,9 @@
  * harness (test/unit/helpers/postgresServer.ts: its own data folder, 127.0.0.1, a free port):
  *  1. convergence: four clients (durable stores in temp folders, live mode with LISTEN/NOTIFY) each
  *     remember 2,500 memories at once; time until every client holds all 10,000;
- *  2. replication lag: remember on one client → found by recall on another, p50/p95 over samples
- *     taken one at a time (live mode, no polling of the server);
+ *  2. replication lag: remember on one client → found by recall on the others, p50/p95 over samples
+ *     taken one at a time (live mode, no polling of the server), first with all four clients live
+ *     (the writer rotates; one measurement per reader), then between two (the others closed);
  *  3. a fresh client pulling 100,000 shared memories with 512-dimension vectors (seeded straight
  *     into the server): pull time, RSS of that process, and time until a lexical and a vector
  *     query find a given memory. Runs in a child process so RSS is the client's alone.
@@ -78,6 +79,8 @@ async function closeClient(c: Client): Promise<void> {
 async function childPull(url: string, project: string, probeText: string): Promise<void> {
   const password = process.env.PGPASSWORD ?? '';
   const t0 = performance.now();
+  // CPU time of this process (user + system): steadier than wall time on a machine shared with other work.
+  const cpu0 = process.cpuUsage();
   const c = await openClient(url, password, project, false);
   // Profile: time inside the local store transactions that apply pulled pages ('team.pull'); the
   // rest of the pull is the server query, moving the rows and decoding them.
@@ -94,6 +97,7 @@ async function childPull(url: string, project: string, probeText: string): Promi
   };
   const pulled = await c.sync.pull();
   const pullMs = performance.now() - t0;
+  const pullCpu = process.cpuUsage(cpu0);
   const rssAfterPullMb = process.memoryUsage().rss / 1048576;
   const count = c.store.read((db) => countMemories(db, { project }));
   // The lexical arm reads the first `lexical.maxTerms` (8) terms of a query (src/core/recall/queryTerms.ts):
@@ -114,7 +118,8 @@ async function childPull(url: string, project: string, probeText: string): Promi
   const vectorMs = performance.now() - vecStart;
   const rssMb = process.memoryUsage().rss / 1048576;
   const out = {
-    pulled: pulled.inserted, vectorsReused: pulled.vectorsReused, count, pullMs, applyMs, applySqlMs, applyCommitMs: applyMs - applySqlMs, applyPages, serverAndTransferMs: pullMs - applyMs, rssAfterPullMb, rssMb,
+    pulled: pulled.inserted, vectorsReused: pulled.vectorsReused, count, pullMs, applyMs, applySqlMs, applyCommitMs: applyMs - applySqlMs, applyPages, serverAndTransferMs: pullMs - applyMs,
+    pullCpuUserMs: pullCpu.user / 1000, pullCpuSystemMs: pullCpu.system / 1000, rssAfterPullMb, rssMb,
     firstLexicalQueryMs: lexicalMs, firstVectorQueryMs: vectorMs, searchableMs: performance.now() - t0,
     lexicalFound: lexical.some((r) => r.content === probeText), ftsIndexHasProbe: ftsHit === 1, vectorFound: vector.some((r) => r.content === probeText),
   };
@@ -152,10 +157,41 @@ async function main(): Promise<void> {
       while (!clients.every((c) => c.store.read((db) => countMemories(db, { project })) >= total) && Date.now() < deadline) await sleep(50);
       const convergedMs = performance.now() - t0;
       const counts = clients.map((c) => c.store.read((db) => countMemories(db, { project })));
-      result.convergence = { clients: clients.length, perClient: PER_CLIENT, total, localWritesDoneMs: round(writtenMs), convergedMs: round(convergedMs), counts, goalMs: 60_000 };
+      result.convergence = { clients: clients.length, perClient: PER_CLIENT, total, localWritesDoneMs: round(writtenMs), convergedMs: round(convergedMs), counts, goalMs: 60_000, loadavg: loadavg().map((n) => round(n)) };
       console.log(`convergence: 4 × ${PER_CLIENT} → all ${total} on every client in ${round(convergedMs / 1000)} s (local writes done at ${round(writtenMs / 1000)} s); counts ${counts.join(', ')}`);
 
-      // 2. Replication lag, live, one sample at a time, between two of the (now 10,000-memory)
+      // 2a. Replication lag with all four clients live (in this one Node process): the writer
+      // rotates; each sample is remember on the writer → found by recall on each of the other three.
+      const lags4: number[] = [], lags4All: number[] = [];
+      for (let i = 0; i < LAG_SAMPLES; i++) {
+        const writer = clients[i % clients.length] as Client;
+        const readers = clients.filter((c) => c !== writer);
+        const content = `lag four ${i} ${text('lagf', i)}`;
+        const t = performance.now();
+        const { id } = await writer.store.write('remember', (db) => insertMemory(db, { content, project, createdAt: new Date().toISOString() }));
+        const pending = new Set(readers);
+        while (pending.size > 0) {
+          for (const r of [...pending]) {
+            if (!r.store.read((db) => db.get('SELECT 1 AS x FROM memories WHERE id = ?', [id]))) continue;
+            const found = await recall(r.store, { query: `lag four ${i} lagf${i}`, project, only: 'lexical', limit: 3 }, { clock: systemClock, track: false });
+            if (!found.some((x) => x.id === id)) throw new Error(`lag sample ${i}: replicated but not recalled`);
+            lags4.push(performance.now() - t);
+            pending.delete(r);
+          }
+          if (pending.size > 0) await sleep(2);
+        }
+        lags4All.push(performance.now() - t);
+        await sleep(50);
+      }
+      lags4.sort((x, y) => x - y);
+      lags4All.sort((x, y) => x - y);
+      result.lagFourClients = {
+        samples: LAG_SAMPLES, readerMeasurements: lags4.length, p50Ms: round(pct(lags4, 50)), p95Ms: round(pct(lags4, 95)), maxMs: round(lags4[lags4.length - 1] as number),
+        allThreeP50Ms: round(pct(lags4All, 50)), allThreeP95Ms: round(pct(lags4All, 95)), goalP95Ms: 2000, storeSize: total, loadavg: loadavg().map((n) => round(n)),
+      };
+      console.log(`lag remember→recall, 4 live clients: p50 ${round(pct(lags4, 50))} ms, p95 ${round(pct(lags4, 95))} ms (all three readers: p50 ${round(pct(lags4All, 50))} ms, p95 ${round(pct(lags4All, 95))} ms)`);
+
+      // 2b. Replication lag, live, one sample at a time, between two of the (now 10,000-memory)
       // stores; the other two are closed first so they do not share this one Node process.
       const [a, b, ...rest] = clients as [Client, Client, ...Client[]];
       for (const c of rest) await closeClient(c);
@@ -171,7 +207,7 @@ async function main(): Promise<void> {
         await sleep(50);
       }
       lags.sort((x, y) => x - y);
-      result.lag = { samples: lags.length, p50Ms: round(pct(lags, 50)), p95Ms: round(pct(lags, 95)), maxMs: round(lags[lags.length - 1] as number), goalP95Ms: 2000, storeSize: total };
+      result.lag = { clients: 2, samples: lags.length, p50Ms: round(pct(lags, 50)), p95Ms: round(pct(lags, 95)), maxMs: round(lags[lags.length - 1] as number), goalP95Ms: 2000, storeSize: total, loadavg: loadavg().map((n) => round(n)) };
       console.log(`lag remember→recall: p50 ${round(pct(lags, 50))} ms, p95 ${round(pct(lags, 95))} ms, max ${round(lags[lags.length - 1] as number)} ms over ${lags.length}`);
       await closeClient(a);
       await closeClient(b);

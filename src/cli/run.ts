@@ -62,6 +62,8 @@ commands:
                        check the store files read-only / repair, set damaged files aside, say what was lost
   team init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect
                        team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
+  team search QUERY [--project P] [--limit K] [--only lexical] [--json]
+                       hybrid search on the team server (tsvector + pgvector when the server has it)
   extract [--json] [--who NAME] TEXT | --stdin   entities, relations and facts of a text, as ingest extracts them;
                        --stdin reads one JSON {"text", "who"?} a line and writes one JSON result a line
   config list [--json] | get KEY [--json] | set KEY VALUE | unset KEY
@@ -115,7 +117,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   import: ['format', 'project', 'no-wait', 'json', ...LLM],
   export: ['format', 'out', 'project'],
   store: ['json'],
-  team: ['json', 'project', 'model'],
+  team: ['json', 'project', 'model', 'limit', 'only'],
   extract: ['json', 'stdin', 'who'],
   config: ['json'],
 };

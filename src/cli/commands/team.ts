@@ -9,10 +9,14 @@
  *   team share --project P | ID   share a project (its memories follow) or one memory again
  *   team unshare --project P | ID stop sharing a project (nothing more travels) or one memory (tombstone)
  *   team disconnect               forget the connection; memories, replicas and the outbox stay
+ *   team search QUERY [--project P] [--limit K] [--only lexical] [--json]
+ *                                 hybrid search on the server (tsvector + pgvector) over the shared
+ *                                 projects, for teams past one local replica
  */
 import { systemClock } from '../../core/clock';
 import { DEFAULT_EMBEDDING_MODEL } from '../../core/config/modelConfig';
 import { DEFAULT_JOBS_CONFIG } from '../../core/config/jobsConfig';
+import { DEFAULT_SEARCH_CONFIG } from '../../core/config/searchConfig';
 import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { resolveTeamConfig } from '../../core/config/teamConfig';
 import { MemoryError } from '../../core/errors';
@@ -24,13 +28,15 @@ import { TeamSync } from '../../core/team/teamSync';
 import { teamPasswordFrom } from '../../core/team/teamSecret';
 import { readTeamState } from '../../core/team/teamState';
 import type { TeamStatus } from '../../core/team/teamSync';
-import { stringFlag } from '../args';
+import { searchWithStore } from '../../core/team/teamSearch';
+import type { ServerSearchResult } from '../../core/team/serverSearch';
+import { intFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import { envSecretStore } from '../envSecrets';
-import { withCliStore } from '../openCliStore';
+import { noCliLlm, withCliEngine, withCliStore } from '../openCliStore';
 import type { CliIo } from '../run';
 
-const USAGE = 'team needs a subcommand: init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect';
+const USAGE = 'team needs a subcommand: init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect | search QUERY';
 
 function cliSync(store: MemoryStore, args: ParsedArgs, io: CliIo): TeamSync {
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
@@ -55,6 +61,18 @@ function statusText(s: TeamStatus): string {
   return lines.join('\n') + '\n';
 }
 
+function searchText(r: ServerSearchResult): string {
+  const lines: string[] = [];
+  if (r.hits.length === 0) lines.push('No shared memory on the team server matched.');
+  r.hits.forEach((h, i) => {
+    const text = h.content.replace(/\s+/g, ' ');
+    lines.push(`${i + 1}. [${h.score.toFixed(3)}] ${text.length > 200 ? text.slice(0, 199) + '…' : text}`);
+    lines.push(`   ${h.project} · team · ${h.mine ? 'shared by you' : h.author}, ${h.type}, ${h.createdAt}, id ${h.id}; found by ${h.sources.join(', ')}`);
+  });
+  for (const n of r.notes) lines.push(`note: ${n}`);
+  return lines.join('\n') + '\n';
+}
+
 function oneUrl(args: ParsedArgs, sub: string): string {
   const url = args.positionals[1];
   if (!url || args.positionals.length > 2) throw new MemoryError('E_USAGE', `team ${sub} needs one connection string, e.g. agent-memory team ${sub} postgresql://alice@db.example.com:5432/team (password in PGPASSWORD or ~/.pgpass)`);
@@ -75,7 +93,8 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
   switch (sub) {
     case 'init': {
       const r = await initTeamServer({ connectionString: oneUrl(args, 'init') });
-      out(r, r.applied.length ? `Applied server migration(s) ${r.applied.join(', ')}; schema version ${r.version}.\n` : `The server schema is up to date (version ${r.version}).\n`);
+      const skipped = r.skipped.map((m) => `Skipped server migration ${m.version}: ${m.reason}. Server-side search stays lexical only until it is applied; sync is not affected.\n`).join('');
+      out(r, (r.applied.length ? `Applied server migration(s) ${r.applied.join(', ')}; schema version ${r.version}.\n` : `The server schema is up to date (version ${r.version}).\n`) + skipped);
       return 0;
     }
     case 'connect': {
@@ -116,6 +135,22 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
         await withCliStore(args, (store) => (shared ? shareMemoryWithTeam(store, t.id, systemClock) : stopSharingMemory(store, t.id, systemClock)));
         out({ id: t.id, shared }, shared ? `Memory ${t.id} will be shared at the next sync.\n` : `Memory ${t.id} stops being shared at the next sync (teammates' copies are removed).\n`);
       }
+      return 0;
+    }
+    case 'search': {
+      const query = args.positionals.slice(1).join(' ').trim();
+      if (query === '') throw new MemoryError('E_USAGE', 'team search needs a query, e.g. agent-memory team search "which database do we use"');
+      const only = stringFlag(args, 'only');
+      if (only !== undefined && only !== 'lexical') throw new MemoryError('E_USAGE', "team search --only takes 'lexical' (the vector arm runs when the server has pgvector and a model is available).");
+      const limit = intFlag(args, 'limit', 1, 100);
+      const project = stringFlag(args, 'project');
+      // The engine supplies the search settings and the embedding model for the query vector; a
+      // lexical-only search loads no model.
+      const r = await withCliEngine(args, io, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 }, ...(only === 'lexical' ? { embedder: () => undefined } : {}) }, (engine) =>
+        searchWithStore(engine.store, { query, ...(project !== undefined ? { project } : {}), ...(limit !== undefined ? { limit } : {}) }, {
+          config: engine.recallDeps().config ?? DEFAULT_SEARCH_CONFIG, ...(engine.embedder ? { embedder: engine.embedder } : {}),
+        }));
+      out(r, searchText(r));
       return 0;
     }
     default:

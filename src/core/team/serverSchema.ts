@@ -14,6 +14,8 @@
  * below N, so "seq > cursor" never skips a row that commits late with a smaller number.
  * A statement trigger sends NOTIFY agent_memory_team (delivered at commit) for live pulls.
  */
+import { DEFAULT_EMBEDDING_MODEL, USE_LITE_DIMS } from '../config/modelConfig';
+
 export const SERVER_SCHEMA = 'agent_memory';
 export const MEMBER_ROLE = 'agent_memory_member';
 export const NOTIFY_CHANNEL = 'agent_memory_team';
@@ -24,7 +26,23 @@ export interface ServerMigration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * A PostgreSQL extension the migration needs. When the server cannot provide it (not
+   * installed, or the role may not create it) the migration is skipped, not recorded, and tried
+   * again by the next `team init`; everything else keeps working. Later migrations must not
+   * depend on an optional one.
+   */
+  readonly requiresExtension?: string;
 }
+
+/** The embedding model whose vectors get an approximate (HNSW) index on the server: the default model. */
+export const SEARCH_INDEX_MODEL = { id: DEFAULT_EMBEDDING_MODEL, dimensions: USE_LITE_DIMS } as const;
+/** Text search configuration of the server's lexical arm: English stemming, as the local FTS (porter). */
+export const SERVER_TS_CONFIG = 'english';
+/** The server migration that adds the pgvector column; search uses the vector arm only when it is applied. */
+export const VECTOR_MIGRATION_VERSION = 3;
+/** The server migration that adds the tsvector column; server-side search needs it. */
+export const SEARCH_MIGRATION_VERSION = 2;
 
 export const SERVER_MIGRATIONS: readonly ServerMigration[] = [
   {
@@ -86,6 +104,67 @@ CREATE POLICY authors_insert ON ${SERVER_SCHEMA}.memories FOR INSERT TO ${MEMBER
 CREATE POLICY authors_update ON ${SERVER_SCHEMA}.memories FOR UPDATE TO ${MEMBER_ROLE} USING (author = current_user) WITH CHECK (author = current_user);
 GRANT SELECT, INSERT, UPDATE ON ${SERVER_SCHEMA}.memories TO ${MEMBER_ROLE};
 GRANT USAGE ON SEQUENCE ${SERVER_SCHEMA}.memory_seq TO ${MEMBER_ROLE};
+`,
+  },
+  {
+    // Server-side search, lexical arm (docs/team.md "Past one local replica"): a generated tsvector
+    // of the content with a GIN index. Plain PostgreSQL has everything it needs.
+    version: SEARCH_MIGRATION_VERSION,
+    name: 'server-side search: generated tsvector column with a GIN index',
+    sql: `
+ALTER TABLE ${SERVER_SCHEMA}.memories
+  ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('${SERVER_TS_CONFIG}', content)) STORED;
+CREATE INDEX memories_search_idx ON ${SERVER_SCHEMA}.memories USING gin (search);
+`,
+  },
+  {
+    // Server-side search, vector arm: a pgvector column kept from the pushed vector bytes (either
+    // stored layout of models/vectorStore.ts: float32, or a float32 scale + int8 components) by a
+    // BEFORE trigger, so clients push exactly what they pushed before. The column has no fixed
+    // dimension (rows carry their model id and dimension); an HNSW index covers the default
+    // model's rows, and a query for another model scans that model's rows exactly. The backfill
+    // runs with the stamping and notify triggers off: filling a derived column is not a change
+    // replicas must pull again.
+    version: VECTOR_MIGRATION_VERSION,
+    name: 'server-side search: pgvector column kept from the pushed vectors, HNSW index for the default model',
+    requiresExtension: 'vector',
+    sql: `
+ALTER TABLE ${SERVER_SCHEMA}.memories ADD COLUMN embedding vector;
+CREATE FUNCTION ${SERVER_SCHEMA}.float32_bits(w bigint) RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+  SELECT CASE
+    WHEN (w >> 23) & 255 = 255 THEN 0::double precision
+    WHEN (w >> 23) & 255 = 0 THEN (1 - 2 * (w >> 31)) * (w & 8388607) * 2::double precision ^ (-149)
+    ELSE (1 - 2 * (w >> 31)) * (1 + (w & 8388607) / 8388608.0::double precision) * 2::double precision ^ (((w >> 23) & 255) - 127)
+  END
+$f$;
+CREATE FUNCTION ${SERVER_SCHEMA}.float32_at(b bytea, o integer) RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+  SELECT ${SERVER_SCHEMA}.float32_bits(get_byte(b, o)::bigint | (get_byte(b, o + 1)::bigint << 8) | (get_byte(b, o + 2)::bigint << 16) | (get_byte(b, o + 3)::bigint << 24))
+$f$;
+CREATE FUNCTION ${SERVER_SCHEMA}.blob_vector(b bytea, dims integer) RETURNS vector LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $f$
+  SELECT CASE
+    WHEN dims < 1 OR dims > 16000 THEN NULL
+    WHEN length(b) = dims * 4 THEN (SELECT array_agg(${SERVER_SCHEMA}.float32_at(b, 4 * i) ORDER BY i) FROM generate_series(0, dims - 1) AS i)::real[]::vector
+    WHEN length(b) = dims + 4 THEN (SELECT array_agg(((get_byte(b, 4 + i) # 128) - 128) * sc.s ORDER BY i)
+                                      FROM (SELECT ${SERVER_SCHEMA}.float32_at(b, 0) AS s) AS sc, generate_series(0, dims - 1) AS i)::real[]::vector
+  END
+$f$;
+CREATE FUNCTION ${SERVER_SCHEMA}.embed() RETURNS trigger LANGUAGE plpgsql AS $f$
+BEGIN
+  NEW.embedding := CASE WHEN NOT NEW.deleted AND NEW.vector IS NOT NULL AND NEW.dimensions IS NOT NULL
+                        THEN ${SERVER_SCHEMA}.blob_vector(NEW.vector, NEW.dimensions) END;
+  RETURN NEW;
+END $f$;
+CREATE TRIGGER memories_embed BEFORE INSERT OR UPDATE ON ${SERVER_SCHEMA}.memories
+  FOR EACH ROW EXECUTE FUNCTION ${SERVER_SCHEMA}.embed();
+ALTER TABLE ${SERVER_SCHEMA}.memories DISABLE TRIGGER memories_stamp;
+ALTER TABLE ${SERVER_SCHEMA}.memories DISABLE TRIGGER memories_notify;
+UPDATE ${SERVER_SCHEMA}.memories SET embedding = ${SERVER_SCHEMA}.blob_vector(vector, dimensions)
+ WHERE NOT deleted AND vector IS NOT NULL AND dimensions IS NOT NULL;
+ALTER TABLE ${SERVER_SCHEMA}.memories ENABLE TRIGGER memories_stamp;
+ALTER TABLE ${SERVER_SCHEMA}.memories ENABLE TRIGGER memories_notify;
+CREATE INDEX memories_embedding_default_idx ON ${SERVER_SCHEMA}.memories
+  USING hnsw ((embedding::vector(${SEARCH_INDEX_MODEL.dimensions})) vector_cosine_ops)
+  WHERE model_id = '${SEARCH_INDEX_MODEL.id}' AND dimensions = ${SEARCH_INDEX_MODEL.dimensions} AND NOT deleted;
 `,
   },
 ];

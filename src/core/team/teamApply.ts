@@ -14,6 +14,7 @@ import { canonicalIso, contentHash, insertMemory, normalizeContent, storageConte
 import { blobToVector, upsertMemoryVector, decodeVector } from '../models/vectorStore';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import type { TeamRowFields } from './teamOutbox';
+import { insertNewReplicas, prepareNew } from './teamApplyBulk';
 import { readTeamState, setStateValue, TEAM_SOURCE_TYPE } from './teamState';
 
 /** A row as pulled from the server. */
@@ -71,76 +72,110 @@ function queueJobs(db: SqlWriter, memoryId: string, embed: boolean, deps: ApplyD
   if (deps.extract) enqueueJob(db, { type: JOB_TYPES.extract, memoryId }, now, randomUUID, deps.jobs);
 }
 
+interface ShareRow { memory_id: string; origin: string; state: string; local_id: string | null }
+
+interface Counts { inserted: number; updated: number; forgotten: number; vectorsReused: number; skipped: number }
+
 /**
  * Applies pulled rows in one transaction and moves the cursor past them. Rows at or below the
  * stored cursor were applied already (another window, or a retry after a crash) and are skipped,
  * so a pull is idempotent. The author's own rows coming back are echoes: only a tombstone made on
- * another of the author's machines is acted on.
+ * another of the author's machines is acted on. New replicas (no team_shares row yet), the bulk
+ * of a fresh client's pull, go in a few multi-row statements (teamApplyBulk.ts); the others
+ * (updates, tombstones, echoes) one by one, before them.
  */
 export function applyPulled(db: SqlWriter, rows: readonly IncomingRow[], deps: ApplyDeps): ApplySummary {
   const nowIso = isoFromMs(deps.clock.now());
   let cursor = readTeamState(db).cursor;
-  let inserted = 0, updated = 0, forgotten = 0, vectorsReused = 0, skipped = 0;
+  const counts: Counts = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0 };
+  const live: IncomingRow[] = [];
   for (const row of rows) {
-    if (row.seq <= cursor) { skipped++; continue; }
+    if (row.seq <= cursor) { counts.skipped++; continue; }
     cursor = row.seq;
-    const share = db.get<{ origin: string; state: string; local_id: string | null }>('SELECT origin, state, local_id FROM team_shares WHERE memory_id = ?', [row.id]);
-    if (share?.origin === 'local') {
-      db.run('UPDATE team_shares SET author = ?, server_seq = ? WHERE memory_id = ?', [row.author, row.seq, row.id]);
-      if (row.deleted && share.state === 'shared') {
-        if (db.get('SELECT 1 AS x FROM memories WHERE id = ?', [row.id])) { forgetMemoryInTransaction(db, row.id, deps.clock, 'team'); forgotten++; }
-        db.run("UPDATE team_shares SET state = 'tombstone', updated_at = ? WHERE memory_id = ?", [nowIso, row.id]);
-        db.run('DELETE FROM team_outbox WHERE memory_id = ?', [row.id]);
-      } else skipped++;
-      continue;
-    }
-    if (row.deleted) {
-      if (share && share.state !== 'tombstone') {
-        if (share.local_id === null && db.get('SELECT 1 AS x FROM memories WHERE id = ?', [row.id])) { forgetMemoryInTransaction(db, row.id, deps.clock, 'team'); forgotten++; }
-        db.run("UPDATE team_shares SET state = 'tombstone', server_seq = ?, updated_at = ? WHERE memory_id = ?", [row.seq, nowIso, row.id]);
-        db.run('DELETE FROM team_outbox WHERE memory_id = ?', [row.id]);
-      } else skipped++;
-      continue;
-    }
-    const content = storageContent(row.content);
-    if (!content) { skipped++; continue; }
-    const hash = contentHash(content);
-    if (share?.state === 'tombstone' && share.local_id === null) {
-      // Shared again by its author after a tombstone: the replica comes back under the same id.
-      db.run('DELETE FROM team_shares WHERE memory_id = ?', [row.id]);
-    } else if (share) {
-      if (share.state === 'refused' || share.local_id !== null) { skipped++; continue; }
-      const cur = db.get<{ content_hash: string | null }>('SELECT content_hash FROM memories WHERE id = ?', [row.id]);
-      if (!cur) { skipped++; continue; }
-      db.run('UPDATE team_shares SET author = ?, server_seq = ?, project = ?, updated_at = ? WHERE memory_id = ?', [row.author, row.seq, row.project, nowIso, row.id]);
-      if (cur.content_hash !== hash) {
-        const normalized = normalizeContent(content);
-        db.run('UPDATE memories SET content = ?, normalized_content = ?, content_hash = ?, type = ?, updated_at = ?, update_count = update_count + 1 WHERE id = ?',
-          [content, normalized.length > 0 ? normalized : content.toLowerCase(), hash, row.type || 'fact', nowIso, row.id]);
-        const reused = useVector(db, row, row.id, hash, deps, nowIso, false);
-        if (reused) vectorsReused++;
-        queueJobs(db, row.id, !reused, deps);
-        updated++;
-      } else if (useVector(db, row, row.id, hash, deps, nowIso, false)) {
-        vectorsReused++;
-      }
-      continue;
-    }
-    const out = insertMemory(db, {
-      id: row.id, content, type: row.type || 'fact', project: row.project, sourceType: TEAM_SOURCE_TYPE, sourceId: `team:${row.id}`, who: row.author,
-      tags: row.tags ? row.tags.split(',') : undefined, importance: clampUnit(row.importance, 0.5), confidence: clampUnit(row.confidence, 1),
-      createdAt: safeIso(row.created_at, nowIso), extractionStatus: deps.extract ? 'pending' : 'none',
-    });
-    db.run(`INSERT INTO team_shares (memory_id, origin, local_id, author, project, state, pushed_hash, server_seq, updated_at)
-            VALUES (?, 'remote', ?, ?, ?, 'shared', ?, ?, ?)`, [row.id, out.duplicate ? out.id : null, row.author, row.project, hash, row.seq, nowIso]);
-    if (out.duplicate) { skipped++; continue; }
-    const reused = useVector(db, row, row.id, hash, deps, nowIso, true);
-    if (reused) vectorsReused++;
-    queueJobs(db, row.id, !reused, deps);
-    inserted++;
+    live.push(row);
   }
+  const shares = new Map<string, ShareRow>();
+  if (live.length > 0) {
+    for (const s of db.all<ShareRow>('SELECT memory_id, origin, state, local_id FROM team_shares WHERE memory_id IN (SELECT value FROM json_each(?))', [JSON.stringify(live.map((r) => r.id))])) shares.set(s.memory_id, s);
+  }
+  const fresh: NonNullable<ReturnType<typeof prepareNew>>[] = [];
+  for (const row of live) {
+    const share = shares.get(row.id);
+    if (!share && !row.deleted) {
+      const p = prepareNew(row);
+      if (p) fresh.push(p); else counts.skipped++;
+      continue;
+    }
+    applyOne(db, row, share, deps, nowIso, counts);
+  }
+  const bulk = insertNewReplicas(db, fresh, deps, nowIso);
+  counts.inserted += bulk.inserted;
+  counts.skipped += bulk.duplicates;
+  counts.vectorsReused += bulk.vectorsReused;
   setStateValue(db, 'cursor', String(cursor));
-  return { inserted, updated, forgotten, vectorsReused, skipped };
+  return counts;
+}
+
+/** One row that is not a new replica: an echo, a tombstone, or a change to a replica this store holds. */
+function applyOne(db: SqlWriter, row: IncomingRow, share: ShareRow | undefined, deps: ApplyDeps, nowIso: string, counts: Counts): void {
+  if (share?.origin === 'local') {
+    db.run('UPDATE team_shares SET author = ?, server_seq = ? WHERE memory_id = ?', [row.author, row.seq, row.id]);
+    if (row.deleted && share.state === 'shared') {
+      if (db.get('SELECT 1 AS x FROM memories WHERE id = ?', [row.id])) { forgetMemoryInTransaction(db, row.id, deps.clock, 'team'); counts.forgotten++; }
+      db.run("UPDATE team_shares SET state = 'tombstone', updated_at = ? WHERE memory_id = ?", [nowIso, row.id]);
+      db.run('DELETE FROM team_outbox WHERE memory_id = ?', [row.id]);
+    } else counts.skipped++;
+    return;
+  }
+  if (row.deleted) {
+    if (share && share.state !== 'tombstone') {
+      if (share.local_id === null && db.get('SELECT 1 AS x FROM memories WHERE id = ?', [row.id])) { forgetMemoryInTransaction(db, row.id, deps.clock, 'team'); counts.forgotten++; }
+      db.run("UPDATE team_shares SET state = 'tombstone', server_seq = ?, updated_at = ? WHERE memory_id = ?", [row.seq, nowIso, row.id]);
+      db.run('DELETE FROM team_outbox WHERE memory_id = ?', [row.id]);
+    } else counts.skipped++;
+    return;
+  }
+  const content = storageContent(row.content);
+  if (!content) { counts.skipped++; return; }
+  const hash = contentHash(content);
+  if (share?.state === 'tombstone' && share.local_id === null) {
+    // Shared again by its author after a tombstone: the replica comes back under the same id.
+    db.run('DELETE FROM team_shares WHERE memory_id = ?', [row.id]);
+    insertOne(db, row, content, hash, deps, nowIso, counts);
+    return;
+  }
+  if (!share) { insertOne(db, row, content, hash, deps, nowIso, counts); return; }
+  if (share.state === 'refused' || share.local_id !== null) { counts.skipped++; return; }
+  const cur = db.get<{ content_hash: string | null }>('SELECT content_hash FROM memories WHERE id = ?', [row.id]);
+  if (!cur) { counts.skipped++; return; }
+  db.run('UPDATE team_shares SET author = ?, server_seq = ?, project = ?, updated_at = ? WHERE memory_id = ?', [row.author, row.seq, row.project, nowIso, row.id]);
+  if (cur.content_hash !== hash) {
+    const normalized = normalizeContent(content);
+    db.run('UPDATE memories SET content = ?, normalized_content = ?, content_hash = ?, type = ?, updated_at = ?, update_count = update_count + 1 WHERE id = ?',
+      [content, normalized.length > 0 ? normalized : content.toLowerCase(), hash, row.type || 'fact', nowIso, row.id]);
+    const reused = useVector(db, row, row.id, hash, deps, nowIso, false);
+    if (reused) counts.vectorsReused++;
+    queueJobs(db, row.id, !reused, deps);
+    counts.updated++;
+  } else if (useVector(db, row, row.id, hash, deps, nowIso, false)) {
+    counts.vectorsReused++;
+  }
+}
+
+/** A replica inserted one by one (a row shared again after its tombstone). */
+function insertOne(db: SqlWriter, row: IncomingRow, content: string, hash: string, deps: ApplyDeps, nowIso: string, counts: Counts): void {
+  const out = insertMemory(db, {
+    id: row.id, content, type: row.type || 'fact', project: row.project, sourceType: TEAM_SOURCE_TYPE, sourceId: `team:${row.id}`, who: row.author,
+    tags: row.tags ? row.tags.split(',') : undefined, importance: clampUnit(row.importance, 0.5), confidence: clampUnit(row.confidence, 1),
+    createdAt: safeIso(row.created_at, nowIso), extractionStatus: deps.extract ? 'pending' : 'none',
+  });
+  db.run(`INSERT INTO team_shares (memory_id, origin, local_id, author, project, state, pushed_hash, server_seq, updated_at)
+          VALUES (?, 'remote', ?, ?, ?, 'shared', ?, ?, ?)`, [row.id, out.duplicate ? out.id : null, row.author, row.project, hash, row.seq, nowIso]);
+  if (out.duplicate) { counts.skipped++; return; }
+  const reused = useVector(db, row, row.id, hash, deps, nowIso, true);
+  if (reused) counts.vectorsReused++;
+  queueJobs(db, row.id, !reused, deps);
+  counts.inserted++;
 }
 
 /** Team facts about one memory, for the UI (tree, panel) and `get`. */

@@ -10,7 +10,9 @@ import { Client } from 'pg';
 import type { ClientConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { MemoryError } from '../errors';
-import { SERVER_BOOTSTRAP, SERVER_MIGRATIONS, SERVER_SCHEMA, SERVER_SCHEMA_VERSION, SEQ_LOCK_KEY } from './serverSchema';
+import { SERVER_SCHEMA, SERVER_SCHEMA_VERSION } from './serverSchema';
+import { applyServerMigrations } from './serverMigrate';
+import type { SkippedMigration } from './serverMigrate';
 
 export interface TeamEndpoint {
   /** postgresql://role@host:port/database?sslmode=... (no password). */
@@ -123,37 +125,22 @@ export async function connectTeam(endpoint: TeamEndpoint): Promise<Client> {
 
 export interface InitResult {
   readonly applied: readonly number[];
+  /** Optional migrations the server cannot take yet (e.g. no pgvector), with the reason. */
+  readonly skipped: readonly SkippedMigration[];
   readonly version: number;
 }
 
 /**
- * Applies the server migrations that are missing, each in its own transaction, under an advisory
- * lock so two concurrent inits cannot both apply one. Needs a role that may create schemas and
- * roles (an administrator).
+ * Applies the server migrations that are missing (serverMigrate.ts). Needs a role that may create
+ * schemas and roles (an administrator).
  */
 export async function initTeamServer(endpoint: TeamEndpoint): Promise<InitResult> {
   const conn = parseConnectionString(endpoint.connectionString);
   const client = await connectTeam(endpoint);
-  const applied: number[] = [];
   try {
-    await client.query(SERVER_BOOTSTRAP);
-    for (const m of SERVER_MIGRATIONS) {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [SEQ_LOCK_KEY + 1]);
-        const done = await client.query(`SELECT 1 FROM ${SERVER_SCHEMA}.schema_migrations WHERE version = $1`, [m.version]);
-        if (done.rowCount === 0) {
-          await client.query(m.sql);
-          await client.query(`INSERT INTO ${SERVER_SCHEMA}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
-          applied.push(m.version);
-        }
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
-    }
-    return { applied, version: SERVER_SCHEMA_VERSION };
+    const r = await applyServerMigrations(client);
+    const v = await client.query<{ v: number | null }>(`SELECT MAX(version) AS v FROM ${SERVER_SCHEMA}.schema_migrations`);
+    return { applied: r.applied, skipped: r.skipped, version: v.rows[0]?.v ?? SERVER_SCHEMA_VERSION };
   } catch (e) {
     if ((e as { code?: string }).code === '42501') {
       throw new MemoryError('E_TEAM_REFUSED', `Role "${conn.user}" may not create the team schema: run \`agent-memory team init\` as the database owner or an administrator.`);

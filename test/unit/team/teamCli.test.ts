@@ -37,7 +37,8 @@ describe('agent-memory team (CLI against a real server)', function () {
   it('init, connect, share, sync, recall on the other store, unshare, disconnect', async () => {
     const admin = await cli(fx.pg.adminPassword, ['team', 'init', fx.pg.url(ADMIN_ROLE)]);
     assert.equal(admin.code, 0, admin.err);
-    assert.match(admin.out, /up to date \(version 1\)/);
+    assert.match(admin.out, /up to date \(version 2\)/);
+    assert.match(admin.out, /Skipped server migration 3: the server has no "vector" extension installed/);
     const gina = fx.passwords.get('gina') as string;
     const hugo = fx.passwords.get('hugo') as string;
     const a = storeDir();
@@ -59,6 +60,17 @@ describe('agent-memory team (CLI against a real server)', function () {
     assert.equal(JSON.parse(pulled.out).pull.inserted, 1);
     const found = await cli(hugo, ['--store', b, 'recall', '--only', 'lexical', 'staging cluster drained']);
     assert.match(found.out, /drained every Friday/);
+    const searched = await cli(hugo, ['--store', b, 'team', 'search', '--only', 'lexical', '--json', 'staging', 'cluster', 'drained']);
+    assert.equal(searched.code, 0, searched.err);
+    const sr = JSON.parse(searched.out);
+    assert.equal(sr.vector, 'server-lacks-pgvector');
+    assert.deepEqual(sr.hits.map((h: { id: string; author: string }) => [h.id, h.author]), [[id, 'gina']]);
+    const searchedText = await cli(hugo, ['--store', b, 'team', 'search', 'staging cluster drained']);
+    assert.equal(searchedText.code, 0, searchedText.err);
+    assert.match(searchedText.out, /drained every Friday[\s\S]*cli-proj · team · gina[\s\S]*note: The team server lacks pgvector/);
+    const notShared = await cli(hugo, ['--store', b, 'team', 'search', '--project', 'elsewhere', 'staging']);
+    assert.equal(notShared.code, 1);
+    assert.match(notShared.err, /not shared from this store/);
     const status = await cli(hugo, ['--store', b, 'team', 'status', '--json']);
     const s = JSON.parse(status.out);
     assert.equal(s.state, 'connected');

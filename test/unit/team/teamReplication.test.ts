@@ -12,6 +12,11 @@ import { connectStore, shareMemoryWithTeam, stopSharingMemory } from '../../../s
 import { initTeamServer } from '../../../src/core/team/teamConnection';
 import { memoryTeamInfo } from '../../../src/core/team/teamApply';
 import { outboxSize } from '../../../src/core/team/teamOutbox';
+import { SEARCH_MIGRATION_VERSION, VECTOR_MIGRATION_VERSION } from '../../../src/core/team/serverSchema';
+import { NO_PGVECTOR_NOTE } from '../../../src/core/team/serverSearch';
+import { searchWithStore } from '../../../src/core/team/teamSearch';
+import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
+import { fakeEmbedder } from '../recall/fakeEmbedder';
 import { ADMIN_ROLE } from '../helpers/postgresServer';
 import { eventually, startTeamFixture } from '../helpers/teamFixture';
 import type { TeamClient, TeamFixture } from '../helpers/teamFixture';
@@ -42,8 +47,28 @@ describe('team memory through a real PostgreSQL server', function () {
   it('init is idempotent and refused to a member role', async () => {
     const again = await initTeamServer({ connectionString: fx.pg.url(ADMIN_ROLE), password: fx.pg.adminPassword });
     assert.deepEqual(again.applied, []);
-    assert.equal(again.version, 1);
+    // Debian's PostgreSQL here has no pgvector: the vector migration is skipped with the reason, every time.
+    assert.equal(again.version, SEARCH_MIGRATION_VERSION);
+    assert.deepEqual(again.skipped.map((m) => m.version), [VECTOR_MIGRATION_VERSION]);
+    assert.match(again.skipped[0]?.reason ?? '', /no "vector" extension installed/);
     await assert.rejects(initTeamServer({ connectionString: fx.pg.url('alice'), password: fx.passwords.get('alice') }), (e: unknown) => isMemoryError(e, 'E_TEAM_REFUSED'));
+  });
+
+  it('server-side search on a server without pgvector: lexical only with the clean note, and sync still works', async () => {
+    const project = newProject();
+    const a = await fx.client('alice', [project]);
+    const b = await fx.client('bob', [project]);
+    await rememberIn(a, project, 'The search cluster rebuilds its shards every Sunday night.');
+    await rememberIn(a, project, 'Lunch orders go through the shared spreadsheet.');
+    assert.equal((await a.sync.syncOnce()).push.sent, 2);
+    assert.equal((await b.sync.syncOnce()).pull.inserted, 2, 'sync works on the server with the search migration');
+    const r = await searchWithStore(b.store, { query: 'search cluster shards' }, { config: DEFAULT_SEARCH_CONFIG, embedder: fakeEmbedder(), password: fx.passwords.get('bob') });
+    assert.equal(r.vector, 'server-lacks-pgvector');
+    assert.ok(r.notes.includes(NO_PGVECTOR_NOTE));
+    assert.deepEqual(r.hits.map((h) => h.content), ['The search cluster rebuilds its shards every Sunday night.']);
+    assert.equal(r.hits[0]?.author, 'alice');
+    assert.equal(r.hits[0]?.mine, false);
+    await assert.rejects(searchWithStore(b.store, { query: 'x', project: 'not-shared' }, { config: DEFAULT_SEARCH_CONFIG, password: fx.passwords.get('bob') }), (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT'));
   });
 
   it('shares a memory between two stores: recalled on the other, forgotten, gone everywhere', async () => {
