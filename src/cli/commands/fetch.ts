@@ -23,6 +23,7 @@ export function makeFetchCommand(options: PipelineCliOptions = {}): CliCommand {
       const out = await ingestUrl(engine.store, url, {
         remember: engine.rememberDeps(),
         fetch: resolveFetchConfig({ ...engine.currentSettings.fetch, allowPrivateAddresses: args.flags['allow-private'] === true || engine.currentSettings.fetch.allowPrivateAddresses }),
+        fetchDeps: { allowPrivateHint: 'pass --allow-private, or --set fetch.allowPrivateAddresses=true, to allow it' },
         ...(project ? { project } : {}),
       });
       if (!out.duplicate && args.flags['no-wait'] !== true) await settleCli(engine, io);

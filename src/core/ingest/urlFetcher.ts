@@ -26,7 +26,11 @@ export interface FetchDeps {
   readonly resolve?: Resolver;
   /** Lets a caller (tests) permit specific private addresses without the global setting. */
   readonly permitAddress?: (address: string, hostname: string) => boolean;
+  /** How this host lets a user allow private addresses, ending a refusal (the CLI names its flags). */
+  readonly allowPrivateHint?: string;
 }
+
+const DEFAULT_ALLOW_PRIVATE_HINT = 'enable private addresses in the settings to allow it';
 
 export interface FetchedContent {
   readonly url: string;
@@ -49,7 +53,7 @@ async function checkTarget(url: URL, cfg: FetchConfig, deps: FetchDeps): Promise
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!cfg.allowPrivateAddresses && isLocalHostname(host)) {
-    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it is a local address (enable private addresses in the settings to allow it).`);
+    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it is a local address (${deps.allowPrivateHint ?? DEFAULT_ALLOW_PRIVATE_HINT}).`);
   }
   let addresses: readonly ResolvedAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
@@ -61,7 +65,7 @@ async function checkTarget(url: URL, cfg: FetchConfig, deps: FetchDeps): Promise
   if (!addresses.length) throw new MemoryError('E_FETCH_FAILED', `Could not resolve ${host}.`);
   const refused = addresses.find((a) => isPrivateAddress(a.address) && !cfg.allowPrivateAddresses && !deps.permitAddress?.(a.address, host));
   if (refused) {
-    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it resolves to a loopback, private, reserved or this machine's own address (see docs/ingest.md; enable private addresses in the settings to allow it).`, { address: refused.address });
+    throw new MemoryError('E_FETCH_REFUSED', `Refusing to fetch ${host}: it resolves to a loopback, private, reserved or this machine's own address (see docs/ingest.md; ${deps.allowPrivateHint ?? DEFAULT_ALLOW_PRIVATE_HINT}).`, { address: refused.address });
   }
   return addresses[0] as ResolvedAddress;
 }

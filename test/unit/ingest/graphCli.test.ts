@@ -90,7 +90,7 @@ describe('graph CLI: ingest, entities, graph, forget, fetch', () => {
     const fetch = makeFetchCommand({ embedder: () => fakeEmbedder(512, 'use-lite'), llm: () => undefined });
     const refused = io();
     assert.equal(await runCliWith(fetch, ['--store', dir, url], refused), 1);
-    assert.match(refused.err.join(''), /Refusing to fetch/);
+    assert.match(refused.err.join(''), /Refusing to fetch.*pass --allow-private, or --set fetch\.allowPrivateAddresses=true/);
     const ok = io();
     assert.equal(await runCliWith(fetch, ['--store', dir, '--allow-private', url, '--json'], ok), 0, ok.err.join(''));
     const out = JSON.parse(ok.out.join('')) as { title: string; duplicate: boolean };
