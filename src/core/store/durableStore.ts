@@ -178,7 +178,7 @@ export class DurableStore implements DurableMemoryStore {
         const external = await this.checkedCatchUp();
         if (external.length) this.listeners.fire({ external: true, labels: external });
         this.replica.rotateNow();
-        const shot = this.replica.capture('always');
+        const shot = this.replica.capture();
         const current = await writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
         let previous: string | undefined;
         try {

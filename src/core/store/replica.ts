@@ -462,15 +462,14 @@ export class Replica {
 
   /**
    * A consistent copy of the database and the journal position it covers (for snapshots). The
-   * database is vacuumed first when `vacuum` is 'always' (purge: deleted content must not survive
-   * in free pages) or when free pages make up VACUUM_FREE_FRACTION of it (after pruning; a
-   * snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction").
+   * database is vacuumed first when free pages make up VACUUM_FREE_FRACTION of it (after pruning;
+   * a snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction").
    */
-  capture(vacuum: 'ifFree' | 'always' = 'ifFree'): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
+  capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
     this.catchUp(false);
     const position = { seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset };
     const schemaVersion = readSchemaVersion(this.db);
-    const vacuumed = vacuum === 'always' || worthVacuuming(this.db);
+    const vacuumed = worthVacuuming(this.db);
     if (vacuumed) this.db.vacuum();
     const image = this.db.export();
     configureConnection(this.db);
