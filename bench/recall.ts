@@ -87,8 +87,8 @@ async function buildStore(n: number, dims: number, modelId: string, vectorsInTab
         if (rnd() < 0.3) w.run('INSERT INTO entity_attributes (id, entity_id, aspect_id, memory_id, content, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`at${i}`, `e${e}`, `a${e}`, `m${i}`, content.slice(0, 60), rnd(), T, T]);
         const v = unitVector(dims);
         if (vectorsInTable) {
-          w.run('INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            [`v${i}`, `h${i}`, modelId, new Uint8Array(v.buffer), dims, 'memory', `m${i}`, T]);
+          w.run('INSERT INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            [`h${i}`, modelId, new Uint8Array(v.buffer), dims, 'memory', `m${i}`, T]);
         } else {
           index.vectors.upsert(`m${i}`, v);
         }

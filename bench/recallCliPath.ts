@@ -81,7 +81,7 @@ const TEMPLATES: readonly ((s: string, t: string, w: string) => string)[] = [
 ];
 
 /** A short agent note: a templated sentence naming a service and a technology, plus Zipf filler. */
-function note(i: number): string {
+export function note(i: number): string {
   const words = Array.from({ length: 6 + Math.floor(rnd() * 14) }, zipfWord);
   return `${pick(TEMPLATES)(pick(SERVICES), pick(TECH), words[0] as string)} ${words.slice(1).join(' ')} (note ${i})`;
 }
@@ -177,7 +177,7 @@ async function fillVectors(contents: readonly string[], dims: number): Promise<{
 }
 
 /** In-process fill through the store's write path: the notes, their graph (heuristic extractor) and int8 vectors. */
-async function directFill(dir: string, contents: readonly string[], withGraph: boolean, graphEvery: number): Promise<{ ms: number; vectors: string }> {
+export async function directFill(dir: string, contents: readonly string[], withGraph: boolean, graphEvery: number): Promise<{ ms: number; vectors: string }> {
   const t0 = performance.now();
   const store = await openStore({ dir, config: { snapshotOnClose: 'always' } });
   const start = Date.UTC(2026, 0, 1);

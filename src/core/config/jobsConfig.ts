@@ -14,6 +14,11 @@ export interface JobsConfig {
   readonly pollMs: number;
   /** Jobs run at once per worker (bounded: the machine has few cores and one embedder). */
   readonly concurrency: number;
+  /**
+   * Jobs of a type with a batch handler (embed, extract) leased, run and recorded together: one
+   * lease write, one embedder call, one commit of all results and completions (default 32).
+   */
+  readonly batchSize: number;
 }
 
 /**
@@ -29,6 +34,7 @@ export const DEFAULT_JOBS_CONFIG: JobsConfig = {
   leaseMs: 300_000,
   pollMs: 2_000,
   concurrency: 2,
+  batchSize: 32,
 };
 
 const clamp = (v: number | undefined, lo: number, hi: number, dflt: number): number =>
@@ -44,5 +50,6 @@ export function resolveJobsConfig(p: Partial<JobsConfig> = {}): JobsConfig {
     leaseMs: clamp(p.leaseMs, 1_000, 3_600_000, d.leaseMs),
     pollMs: clamp(p.pollMs, 50, 60_000, d.pollMs),
     concurrency: clamp(p.concurrency, 1, 8, d.concurrency),
+    batchSize: clamp(p.batchSize, 1, 256, d.batchSize),
   };
 }

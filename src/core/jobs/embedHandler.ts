@@ -3,7 +3,8 @@ import type { Embedder } from '../models/embedder';
 import { upsertMemoryVector } from '../models/vectorStore';
 import type { SqlWriter } from '../store/storeTypes';
 import { JOB_TYPES } from './jobQueue';
-import type { JobHandler } from './jobWorker';
+import type { JobRecord } from './jobQueue';
+import type { JobContext, JobHandler, JobOutcome } from './jobWorker';
 
 /**
  * Writes a live memory's vector through the models module's upsertMemoryVector (one row per
@@ -19,20 +20,34 @@ export function storeEmbedding(db: SqlWriter, memoryId: string, modelId: string,
 /**
  * The `embed` job: embeds the memory's (already redacted) content with the configured embedder.
  * A memory that was deleted or forgotten meanwhile completes as skipped. A vector of the wrong
- * width is an error (retried, then dead) rather than a silently unusable row.
+ * width is an error (retried, then dead) rather than a silently unusable row. In a batch the
+ * live memories' contents go to the embedder in one call (it splits them by
+ * `models.embedBatchSize`), and each vector is written with its job's completion.
  */
 export function createEmbedHandler(embedder: Embedder): JobHandler {
+  const runBatch = async (jobs: readonly JobRecord[], ctx: JobContext): Promise<JobOutcome[]> => {
+    const mems = ctx.store.read((db) => jobs.map((job) => job.memoryId
+      ? db.get<{ content: string; is_deleted: number }>('SELECT content, is_deleted FROM memories WHERE id = ?', [job.memoryId])
+      : undefined));
+    const live = jobs.map((_, i) => i).filter((i) => { const m = mems[i]; return m !== undefined && !m.is_deleted; });
+    const vectors = live.length ? await embedder.embed(live.map((i) => (mems[i] as { content: string }).content), { signal: ctx.signal }) : [];
+    const vectorOf = new Map(live.map((jobIndex, k) => [jobIndex, vectors[k]]));
+    return jobs.map((job, i): JobOutcome => {
+      const memoryId = job.memoryId;
+      if (!memoryId) return { apply: () => ({ skipped: 'no memory' }) };
+      if (!vectorOf.has(i)) return { apply: () => ({ skipped: 'memory deleted' }) };
+      const vector = vectorOf.get(i);
+      if (!vector || vector.length !== embedder.dims) return { error: new Error(`embedder ${embedder.id} returned a vector of width ${vector?.length ?? 0}, expected ${embedder.dims}`) };
+      return { apply: (db) => { storeEmbedding(db, memoryId, embedder.id, vector, isoFromMs(ctx.clock.now())); return { model: embedder.id, dims: vector.length }; } };
+    });
+  };
   return {
     type: JOB_TYPES.embed,
+    runBatch,
     async run(job, ctx) {
-      const memoryId = job.memoryId;
-      if (!memoryId) return { skipped: 'no memory' };
-      const mem = ctx.store.read((db) => db.get<{ content: string; is_deleted: number }>('SELECT content, is_deleted FROM memories WHERE id = ?', [memoryId]));
-      if (!mem || mem.is_deleted) return { skipped: 'memory deleted' };
-      const [vector] = await embedder.embed([mem.content], { signal: ctx.signal });
-      if (!vector || vector.length !== embedder.dims) throw new Error(`embedder ${embedder.id} returned a vector of width ${vector?.length ?? 0}, expected ${embedder.dims}`);
-      await ctx.store.write('embed', (db) => storeEmbedding(db, memoryId, embedder.id, vector, isoFromMs(ctx.clock.now())));
-      return { model: embedder.id, dims: vector.length };
+      const [outcome] = await runBatch([job], ctx);
+      if (!outcome || 'error' in outcome) throw outcome?.error ?? new Error('no outcome');
+      return ctx.store.write('embed', outcome.apply);
     },
   };
 }

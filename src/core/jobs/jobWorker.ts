@@ -18,13 +18,30 @@ export interface JobContext {
   readonly clock: Clock;
 }
 
+/**
+ * What a batch handler made of one job: a write to commit together with the job's completion (its
+ * return value is the job result), or the error that fails the attempt.
+ */
+export type JobOutcome = { readonly apply: (db: SqlWriter) => unknown } | { readonly error: unknown };
+
 export interface JobHandler {
   readonly type: string;
   /** Does the work; the resolved value is stored as the job result. Throwing schedules a retry. */
   run(job: JobRecord, ctx: JobContext): Promise<unknown>;
+  /**
+   * Optional batch form (one outcome per job, in order). The worker leases up to
+   * `JobsConfig.batchSize` jobs of this type in one write, calls this once (the embedder embeds
+   * them in one call), and commits every outcome's write with its job's completion in one
+   * transaction each, all in one lock hold and fsync (docs/store.md, "Write"). A job whose lease
+   * was lost meanwhile has its write rolled back, so nothing is written twice.
+   */
+  runBatch?(jobs: readonly JobRecord[], ctx: JobContext): Promise<readonly JobOutcome[]>;
   /** Called in the same transaction that marks the job dead (e.g. mark the memory's extraction failed). */
   onDead?(db: SqlWriter, job: JobRecord, nowIso: string): void;
 }
+
+/** Thrown inside a completion write whose lease was lost, to roll back the job's own write. */
+class LeaseLost extends Error {}
 
 export interface JobWorkerOptions {
   readonly store: MemoryStore;
@@ -73,13 +90,32 @@ export class JobWorker {
   async drain(): Promise<DrainStats> {
     const stats: DrainStats = { completed: 0, retried: 0, dead: 0 };
     const running = new Set<Promise<void>>();
+    let single = 0;
+    let batchRunning = false;
+    const track = (p: Promise<void>, done: () => void): void => {
+      const q: Promise<void> = p.finally(() => { done(); running.delete(q); this.inFlight.delete(q); });
+      running.add(q);
+      this.inFlight.add(q);
+    };
     for (;;) {
-      const free = this.opts.config.concurrency - running.size;
-      const jobs = !this.stopping && free > 0 ? await this.lease(free) : [];
+      const free = this.opts.config.concurrency - single;
+      const batchLimit = batchRunning ? 0 : this.opts.config.batchSize;
+      const jobs = !this.stopping && (free > 0 || batchLimit > 0) ? await this.lease(Math.max(0, free), batchLimit) : [];
+      const batches = new Map<JobHandler, JobRecord[]>();
       for (const job of jobs) {
-        const p: Promise<void> = this.execute(job, stats).finally(() => { running.delete(p); this.inFlight.delete(p); });
-        running.add(p);
-        this.inFlight.add(p);
+        const handler = this.handlers.get(job.type);
+        if (handler?.runBatch) {
+          const list = batches.get(handler) ?? [];
+          list.push(job);
+          batches.set(handler, list);
+          continue;
+        }
+        single++;
+        track(this.execute(job, stats), () => { single--; });
+      }
+      if (batches.size) {
+        batchRunning = true;
+        track(Promise.all([...batches].map(([handler, list]) => this.executeBatch(handler, list, stats))).then(() => undefined), () => { batchRunning = false; });
       }
       if (running.size === 0) return stats;
       await Promise.race(running);
@@ -122,12 +158,72 @@ export class JobWorker {
     }
   }
 
-  private async lease(limit: number): Promise<JobRecord[]> {
+  /**
+   * Leases up to `singleLimit` jobs of the types handled one at a time and up to `batchLimit` of
+   * the types with a batch handler, in one write.
+   */
+  private async lease(singleLimit: number, batchLimit: number): Promise<JobRecord[]> {
     const types = this.types;
     // Idle polls only read: a lease transaction is journaled and replayed by every other process.
     if (!this.opts.store.read((db) => hasLeasableWork(db, types, this.opts.clock.now()))) return [];
-    return this.opts.store.write('jobs.lease', (db) =>
-      leaseJobs(db, { owner: this.owner, types, limit, nowMs: this.opts.clock.now(), leaseMs: this.opts.config.leaseMs }));
+    const batchTypes = types.filter((t) => this.handlers.get(t)?.runBatch);
+    const singleTypes = types.filter((t) => !this.handlers.get(t)?.runBatch);
+    return this.opts.store.write('jobs.lease', (db) => {
+      const common = { owner: this.owner, nowMs: this.opts.clock.now(), leaseMs: this.opts.config.leaseMs };
+      return [
+        ...leaseJobs(db, { ...common, types: batchTypes, limit: batchLimit }),
+        ...leaseJobs(db, { ...common, types: singleTypes, limit: singleLimit }),
+      ];
+    });
+  }
+
+  /**
+   * Runs a batch handler on leased jobs, then records every outcome: each job's write and its
+   * completion in one transaction, all issued together so the store commits them in one lock hold
+   * and fsync; failures are recorded like a single job's.
+   */
+  private async executeBatch(handler: JobHandler, jobs: readonly JobRecord[], stats: DrainStats): Promise<void> {
+    const ctx: JobContext = { store: this.opts.store, signal: this.abort.signal, logger: this.opts.logger, clock: this.opts.clock };
+    let outcomes: readonly JobOutcome[];
+    try {
+      outcomes = await handler.runBatch!(jobs, ctx);
+      if (outcomes.length !== jobs.length) throw new Error(`job handler ${handler.type} returned ${outcomes.length} outcomes for ${jobs.length} jobs`);
+    } catch (e) {
+      outcomes = jobs.map(() => ({ error: e }));
+    }
+    await Promise.all(jobs.map(async (job, i) => {
+      const outcome = outcomes[i] as JobOutcome;
+      if ('error' in outcome) { await this.recordFailure(job, handler, outcome.error, stats); return; }
+      let completed: boolean;
+      try {
+        completed = await this.opts.store.write('jobs.complete', (db) => {
+          const result = outcome.apply(db);
+          if (!completeJob(db, job.id, this.owner, result ?? null, this.opts.clock.now())) throw new LeaseLost();
+          return true;
+        });
+      } catch (e) {
+        if (e instanceof LeaseLost) { this.opts.logger.debug(`job ${job.type} ${job.id}: lease lost, its result was not written`); return; }
+        await this.recordFailure(job, handler, e, stats);
+        return;
+      }
+      if (completed) { stats.completed++; this.done++; }
+    }));
+    this.report();
+  }
+
+  private async recordFailure(job: JobRecord, handler: JobHandler | undefined, failure: unknown, stats: DrainStats): Promise<void> {
+    const message = userMessage(failure);
+    try {
+      const status = await this.opts.store.write('jobs.fail', (db) => {
+        const s = failJob(db, job.id, this.owner, message, this.opts.clock.now(), this.opts.config);
+        if (s === 'dead') handler?.onDead?.(db, job, new Date(this.opts.clock.now()).toISOString());
+        return s;
+      });
+      if (status === 'dead') { stats.dead++; this.opts.logger.warn(`job ${job.type} ${job.id} is dead after ${job.attempts} attempts: ${message}`); }
+      else { stats.retried++; this.opts.logger.debug(`job ${job.type} ${job.id} failed (attempt ${job.attempts}), will retry: ${message}`); }
+    } catch (e) {
+      this.opts.logger.error(`job ${job.id}: could not record the outcome: ${userMessage(e)}`);
+    }
   }
 
   private async execute(job: JobRecord, stats: DrainStats): Promise<void> {
@@ -147,14 +243,7 @@ export class JobWorker {
         stats.completed++;
         this.done++;
       } else {
-        const message = userMessage(failure);
-        const status = await this.opts.store.write('jobs.fail', (db) => {
-          const s = failJob(db, job.id, this.owner, message, this.opts.clock.now(), this.opts.config);
-          if (s === 'dead') handler?.onDead?.(db, job, new Date(this.opts.clock.now()).toISOString());
-          return s;
-        });
-        if (status === 'dead') { stats.dead++; this.opts.logger.warn(`job ${job.type} ${job.id} is dead after ${job.attempts} attempts: ${message}`); }
-        else { stats.retried++; this.opts.logger.debug(`job ${job.type} ${job.id} failed (attempt ${job.attempts}), will retry: ${message}`); }
+        await this.recordFailure(job, handler, failure, stats);
       }
     } catch (e) {
       this.opts.logger.error(`job ${job.id}: could not record the outcome: ${userMessage(e)}`);

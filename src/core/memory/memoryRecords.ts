@@ -187,8 +187,16 @@ export function getMemory(db: SqlReader, id: string): MemoryRecord | undefined {
 
 /** Live (not deleted) memories, optionally of one project. */
 export function countMemories(db: SqlReader, filter: { project?: string } = {}): number {
-  const row = filter.project === undefined
-    ? db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_deleted = 0')
-    : db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_deleted = 0 AND project = ?', [filter.project]);
-  return row?.n ?? 0;
+  if (filter.project === undefined) return countAllMemories(db) - countDeletedMemories(db);
+  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_deleted = 0 AND project = ?', [filter.project])?.n ?? 0;
+}
+
+/** Every memory row, live or soft-deleted (counted from the table's smallest index, no row reads). */
+function countAllMemories(db: SqlReader): number {
+  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
+}
+
+/** Soft-deleted memories: reads the partial index of migration 27 when it exists (a scan before it). */
+export function countDeletedMemories(db: SqlReader): number {
+  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE is_deleted = 1')?.n ?? 0;
 }

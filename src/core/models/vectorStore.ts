@@ -9,7 +9,6 @@
  * signed byte per component (v[i] ≈ q[i] × scale). New rows use STORED_VECTOR_ENCODING; the
  * measurement that chose it is in docs/store.md ("What the store keeps").
  */
-import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../errors';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
@@ -108,10 +107,10 @@ export interface MemoryVector {
 export function upsertMemoryVector(db: SqlWriter, modelId: string, item: MemoryVector, now: string): void {
   db.run(`DELETE FROM embeddings WHERE source_type = 'memory' AND source_id = ? AND model_id = ? AND content_hash <> ?`, [item.memoryId, modelId, item.contentHash]);
   db.run(
-    `INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at)
-     VALUES (?, ?, ?, ?, ?, 'memory', ?, ?)
+    `INSERT INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at)
+     VALUES (?, ?, ?, ?, 'memory', ?, ?)
      ON CONFLICT(content_hash, model_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
-    [randomUUID(), item.contentHash, modelId, vectorToBlob(item.vector), item.vector.length, item.memoryId, now],
+    [item.contentHash, modelId, vectorToBlob(item.vector), item.vector.length, item.memoryId, now],
   );
   db.run('UPDATE memories SET embedding_model = ? WHERE id = ?', [modelId, item.memoryId]);
 }

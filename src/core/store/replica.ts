@@ -460,14 +460,20 @@ export class Replica {
     }
   }
 
-  /** A consistent copy of the database and the journal position it covers (for snapshots). */
-  capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number } {
+  /**
+   * A consistent copy of the database and the journal position it covers (for snapshots). The
+   * database is vacuumed first when free pages make up VACUUM_FREE_FRACTION of it (after pruning;
+   * a snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction").
+   */
+  capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
     this.catchUp(false);
     const position = { seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset };
     const schemaVersion = readSchemaVersion(this.db);
+    const vacuumed = worthVacuuming(this.db);
+    if (vacuumed) this.db.vacuum();
     const image = this.db.export();
     configureConnection(this.db);
-    return { image, position, schemaVersion };
+    return { image, position, schemaVersion, vacuumed };
   }
 
   close(): void {
@@ -475,4 +481,19 @@ export class Replica {
     this.p.tip.close();
     this.db.close();
   }
+}
+
+/**
+ * Free pages at or above this share of the database (and at least VACUUM_MIN_FREE_PAGES) make a
+ * snapshot vacuum first. Below it SQLite reuses them soon enough; a VACUUM costs about as much as
+ * rebuilding every table and index (docs/store.md, "Measured"), so it is not run on every snapshot.
+ */
+export const VACUUM_FREE_FRACTION = 0.1;
+export const VACUUM_MIN_FREE_PAGES = 64;
+
+function worthVacuuming(db: SqlDatabase): boolean {
+  const free = db.get<{ freelist_count: number }>('PRAGMA freelist_count')?.freelist_count ?? 0;
+  if (free < VACUUM_MIN_FREE_PAGES) return false;
+  const pages = db.get<{ page_count: number }>('PRAGMA page_count')?.page_count ?? 0;
+  return pages > 0 && free / pages >= VACUUM_FREE_FRACTION;
 }

@@ -1,3 +1,4 @@
+import { countDeletedMemories } from '../memory/memoryRecords';
 import type { SqlReader } from './storeTypes';
 
 /** Row counts the CLI's `stats` reports (COUNT only, no scans beyond them). */
@@ -12,7 +13,7 @@ export interface StoreRowCounts {
 export function storeRowCounts(db: SqlReader): StoreRowCounts {
   const n = (sql: string): number => db.get<{ n: number }>(sql)?.n ?? 0;
   return {
-    deletedMemories: n('SELECT COUNT(*) AS n FROM memories WHERE is_deleted = 1'),
+    deletedMemories: countDeletedMemories(db),
     entities: n('SELECT COUNT(*) AS n FROM entities'),
     relations: n('SELECT COUNT(*) AS n FROM relations'),
     embeddings: n('SELECT COUNT(*) AS n FROM embeddings'),

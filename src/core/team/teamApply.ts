@@ -59,9 +59,9 @@ function useVector(db: SqlWriter, row: IncomingRow, memoryId: string, hash: stri
   }
   // A memory inserted just now has no older vectors to drop: store the bytes as they came (a layout
   // decodeVector reads, checked above), one insert and one update per row.
-  db.run(`INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, 'memory', ?, ?)
+  db.run(`INSERT INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, 'memory', ?, ?)
           ON CONFLICT(content_hash, model_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
-  [randomUUID(), hash, row.model_id, row.vector, row.dimensions, memoryId, nowIso]);
+  [hash, row.model_id, row.vector, row.dimensions, memoryId, nowIso]);
   db.run('UPDATE memories SET embedding_model = ? WHERE id = ?', [row.model_id, memoryId]);
   return true;
 }

@@ -7,7 +7,7 @@ import { JobWorker } from '../../../src/core/jobs/jobWorker';
 import type { JobHandler } from '../../../src/core/jobs/jobWorker';
 import { createRecordingLogger } from '../../../src/core/logger';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
-import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 
 describe('job worker', () => {
   let store: MemoryStore;
@@ -117,5 +117,48 @@ describe('job worker', () => {
     assert.deepEqual(await w.drain(), { completed: 0, retried: 0, dead: 0 });
     await settled();
     assert.deepEqual(labels, [], 'no lease transaction while nothing is due');
+  });
+
+  describe('batch handlers', () => {
+    const metaValue = (key: string) => store.read((db) => db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key]))?.value;
+    const batchHandler = (calls: string[][], prepare?: (jobs: readonly JobRecord[]) => Promise<void>, fail?: string): JobHandler => ({
+      type: 'embed',
+      run: async () => { throw new Error('run() is not used when runBatch exists'); },
+      runBatch: async (jobs) => {
+        calls.push(jobs.map((j) => j.memoryId ?? ''));
+        await prepare?.(jobs);
+        return jobs.map((j) => j.memoryId === fail ? { error: new Error(`cannot embed ${j.memoryId}`) } : {
+          apply: (db: SqlWriter) => { db.run('INSERT INTO meta (key, value) VALUES (?, ?)', [`vec:${j.memoryId}`, 'x']); return { wrote: j.memoryId }; },
+        });
+      },
+    });
+
+    it('leases ready jobs in one write, runs them in one call and commits each result with its completion', async () => {
+      for (const m of ['a', 'b', 'c', 'd', 'e']) await enqueue('embed', m);
+      const calls: string[][] = [];
+      const stats = await new JobWorker({ store, handlers: [batchHandler(calls)], config: resolveJobsConfig({ batchSize: 3 }), clock, logger: createRecordingLogger() }).drain();
+      assert.deepEqual(stats, { completed: 5, retried: 0, dead: 0 });
+      assert.deepEqual(calls, [['a', 'b', 'c'], ['d', 'e']], 'batches of batchSize, oldest first');
+      for (const m of ['a', 'b', 'c', 'd', 'e']) assert.equal(metaValue(`vec:${m}`), 'x');
+      assert.equal(store.read((db) => db.get<{ result: string }>("SELECT result FROM memory_jobs WHERE memory_id = 'd'"))?.result, '{"wrote":"d"}');
+    });
+
+    it('fails only the job whose outcome is an error; the rest of the batch completes', async () => {
+      for (const m of ['a', 'b', 'c']) await enqueue('embed', m);
+      const stats = await worker([batchHandler([], undefined, 'b')]).drain();
+      assert.deepEqual(stats, { completed: 2, retried: 1, dead: 0 });
+      assert.equal(metaValue('vec:b'), undefined);
+      assert.equal(store.read((db) => db.get<{ status: string; error: string }>("SELECT status, error FROM memory_jobs WHERE memory_id = 'b'"))?.status, 'pending');
+    });
+
+    it('rolls back the write of a job whose lease was lost while it ran, so nothing is written twice', async () => {
+      for (const m of ['a', 'b']) await enqueue('embed', m);
+      const steal = async () => { await store.write('steal', (db) => db.run("UPDATE memory_jobs SET lease_owner = 'other-worker' WHERE memory_id = 'a'")); };
+      const stats = await worker([batchHandler([], steal)]).drain();
+      assert.deepEqual(stats, { completed: 1, retried: 0, dead: 0 });
+      assert.equal(metaValue('vec:a'), undefined, 'the lost job wrote nothing');
+      assert.equal(metaValue('vec:b'), 'x');
+      assert.equal(store.read((db) => db.get<{ status: string }>("SELECT status FROM memory_jobs WHERE memory_id = 'a'"))?.status, 'leased', 'still the other worker\'s');
+    });
   });
 });

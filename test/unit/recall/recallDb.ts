@@ -10,8 +10,8 @@ export function insertMemory(w: SqlWriter, m: MemorySeed): void {
 }
 
 export function insertVector(w: SqlWriter, memoryId: string, vector: Float32Array, model: string): void {
-  w.run('INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [`e-${memoryId}-${model}`, `h-${memoryId}`, model, new Uint8Array(vector.buffer.slice(0)), vector.length, 'memory', memoryId, '2026-01-01T00:00:00.000Z']);
+  w.run('INSERT INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [`h-${memoryId}`, model, new Uint8Array(vector.buffer.slice(0)), vector.length, 'memory', memoryId, '2026-01-01T00:00:00.000Z']);
 }
 
 export function insertEntity(w: SqlWriter, id: string, name: string, opts: { type?: string; mentions?: number; pinned?: boolean } = {}): void {
