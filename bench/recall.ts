@@ -22,7 +22,7 @@
  * bench/results/recallCli.json. Build first (node scripts/build.mjs).
  *
  *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200] [--sustained 5000] [--window 500] [--early 2000] [--early-window 250]
- *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--fill-graph-every N] [--ingest-sample 500] [--reuse DIR]
+ *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--fill-graph-every N] [--ingest-sample 500] [--reuse DIR] [--profile DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -227,9 +227,10 @@ async function mainCli(): Promise<void> {
     directFillGraph: !args.includes('--no-fill-graph'),
     directFillGraphEvery: Math.max(1, Number(argOf('fill-graph-every', '1'))),
     ingestSample: Number(argOf('ingest-sample', '500')),
+    ...(args.includes('--profile') ? { recallNodeArgs: ['--cpu-prof', '--cpu-prof-dir', argOf('profile', '')] } : {}),
     ...(args.includes('--reuse') ? { reuseDir: argOf('reuse', '') } : {}),
   };
-  const { cliPath: _cli, reuseDir: _reuse, ...shown } = opts;
+  const { cliPath: _cli, reuseDir: _reuse, recallNodeArgs: _prof, ...shown } = opts;
   const report: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageAtStart: os.loadavg(), node: process.version, path: 'agent-memory ingest, then one agent-memory recall --stdin process (bookkeeping on), timed from outside', ...shown };
   const file = join(__dirname, 'results', 'recallCli.json');
   // Sizes run separately (10k and 100k take long) are kept side by side: earlier sizes stay.

@@ -58,6 +58,8 @@ export interface CliPathOptions {
   readonly reuseDir?: string;
   /** Memories ingested through `agent-memory ingest` to measure throughput when the fill is direct (0: skip). */
   readonly ingestSample: number;
+  /** Extra node flags for the `recall --stdin` process (e.g. --cpu-prof --cpu-prof-dir DIR to profile it). */
+  readonly recallNodeArgs?: readonly string[];
 }
 
 /** Notes embedded for real by the direct fill; every memory reuses one of them with noise. */
@@ -146,8 +148,8 @@ interface StdinSession { latencies: number[]; cpuMs: number[]; mainCpuMs: number
  * One recall --stdin process: timed request/response pairs with the child's CPU time per request
  * (all threads from /proc/<pid>/stat, 10 ms ticks; the main thread from schedstat, ns), RSS at the end.
  */
-async function stdinSession(cli: string, dir: string, requests: readonly object[]): Promise<StdinSession> {
-  const child = spawn(process.execPath, [cli, 'recall', '--stdin', '--store', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function stdinSession(cli: string, dir: string, requests: readonly object[], nodeArgs: readonly string[] = []): Promise<StdinSession> {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'recall', '--stdin', '--store', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const pid = child.pid as number;
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
   const cpuMs: number[] = [], mainCpuMs: number[] = [];
@@ -319,7 +321,7 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       const { storeDir: _dir, ...stats } = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
       const requests = Array.from({ length: o.queries }, (_, i) => ({ query: queryFor(contents, i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
       const loadBeforeRecall = load();
-      const s = await stdinSession(o.cliPath, dir, requests);
+      const s = await stdinSession(o.cliPath, dir, requests, o.recallNodeArgs);
       const loadAfterRecall = load();
       const all = dist(s.latencies);
       const win = windows(s.latencies, o.window);
