@@ -4,11 +4,16 @@
  * real work), random unit vectors of the default model's width, and 200 queries (some CJK).
  * Query embedding uses the real default embedder (USE-lite ONNX in its worker thread) when the model
  * folder exists; otherwise the bench says so and embeds with a hashing stand-in.
+ * Recall runs through the engine (`MemoryEngine.recallDetailed`, the call the CLI and the
+ * extension make) with bookkeeping on: 4 in 5 queries carry a session key, as in the --cli run, and
+ * the deferred bookkeeping writes commit while the queries run.
  * Per query: p50/p95/max of the total and of each part (embed, lexical, vector, graph, stages) for
  * the full pipeline, lexical-only and vector-only, in the same run. Also the initial vector-index
  * load from the embeddings table at 10k. "cpu" is the process CPU time per query (all threads,
  * embedding worker included): on a shared, loaded machine it is a steadier figure than wall time,
- * which also counts waiting for a core. Writes bench/results/recall.json.
+ * which also counts waiting for a core. Then `--sustained` consecutive full queries (5,000 by
+ * default) in windows of `--window` (500) and the first `--early` (2,000) in windows of
+ * `--early-window` (250), wall and CPU per window. Writes bench/results/recall.json.
  *
  * With --cli: recall the way users run it instead (bench/recallCliPath.ts): memories ingested
  * through `agent-memory ingest`, then one `agent-memory recall --stdin` process answering
@@ -16,21 +21,26 @@
  * throughput, snapshot bytes per memory, CLI open time, RSS, load averages. Writes
  * bench/results/recallCli.json. Build first (node scripts/build.mjs).
  *
- *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200]
- *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--fill-graph-every N] [--ingest-sample 500] [--reuse DIR]
+ *   npx tsx bench/recall.ts [--sizes 1000,10000,100000] [--queries 200] [--sustained 5000] [--window 500] [--early 2000] [--early-window 250]
+ *   npx tsx bench/recall.ts --cli [--sizes 10000] [--queries 5000] [--window 500] [--early 2000] [--early-window 250] [--direct-fill-from 50000] [--no-fill-graph] [--fill-graph-every N] [--ingest-sample 500] [--reuse DIR] [--profile DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { defaultModelDir } from '../src/cli/commands/recall';
 import { benchCliPath } from './recallCliPath';
 import { systemClock } from '../src/core/clock';
+import { defaultEngineSettings } from '../src/core/engine/engineConfig';
+import { MemoryEngine } from '../src/core/engine/memoryEngine';
+import { noProgress } from '../src/core/hostContext';
+import { createStreamLogger } from '../src/core/logger';
+import type { Embedder } from '../src/core/models/embedder';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import { lexicalSearch } from '../src/core/recall/lexicalArm';
 import { queryTerms } from '../src/core/recall/queryTerms';
-import { recallDetailed } from '../src/core/recall/recallService';
+import { vectorIndexFor } from '../src/core/recall/recallService';
 import { resolveSearchConfig } from '../src/core/config/searchConfig';
-import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
-import { VectorIndex } from '../src/core/recall/vectorIndex';
+import type { QueryEmbedder, RecallOnly, RecallRequest } from '../src/core/recall/recallRequest';
+import type { VectorIndex } from '../src/core/recall/vectorIndex';
 import { normalise } from '../src/core/recall/vectorMatrix';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
@@ -42,6 +52,10 @@ const QUERIES = Number(argOf('queries', '200'));
 /** ONNX intra-op threads for the query embedder (1 by default: a single short query gains nothing
  * from 2 threads, and on 2 cores a spinning second thread starves the main thread's arms). */
 const THREADS = Number(argOf('threads', '1'));
+const SUSTAINED = Number(argOf('sustained', '5000'));
+const WINDOW = Number(argOf('window', '500'));
+const EARLY = Number(argOf('early', '2000'));
+const EARLY_WINDOW = Number(argOf('early-window', '250'));
 
 let seed = 42;
 const rnd = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
@@ -61,12 +75,15 @@ function unitVector(dims: number): Float32Array {
   return normalise(v);
 }
 
-async function buildStore(n: number, dims: number, modelId: string, vectorsInTable: boolean): Promise<{ store: MemoryStore; index: VectorIndex; contents: string[] }> {
-  const store = await openMemoryStore();
+/**
+ * Fills `store`; the vectors go to the embeddings table (`vectorsInTable`) or straight into the
+ * vector index recall uses for this store and model (at 100k, where the table load is slow).
+ */
+async function buildStore(store: MemoryStore, n: number, dims: number, modelId: string, vectorsInTable: boolean): Promise<{ index: VectorIndex; contents: string[] }> {
   const contents: string[] = [];
   const T = '2026-01-01T00:00:00.000Z';
   const entities = Math.max(10, Math.floor(n / 20));
-  const index = new VectorIndex(modelId, dims);
+  const index = vectorIndexFor(store, modelId, dims);
   for (let start = 0; start < n; start += 5000) {
     await store.write('bench-seed', (w) => {
       if (start === 0) {
@@ -96,7 +113,7 @@ async function buildStore(n: number, dims: number, modelId: string, vectorsInTab
     });
   }
   await store.write('bench-mentions', (w) => { w.run('UPDATE entities SET mentions = (SELECT COUNT(*) FROM memory_entity_mentions WHERE entity_id = entities.id)'); });
-  return { store, index, contents };
+  return { index, contents };
 }
 
 function makeQueries(contents: readonly string[], count: number): string[] {
@@ -157,6 +174,46 @@ function hashingEmbedder(dims: number): QueryEmbedder {
   return { id: 'bench-hash', dims, embed: async (texts) => texts.map(() => unitVector(dims)) };
 }
 
+/** p50/p95 of wall and CPU time per consecutive window of `size` queries. */
+function windowsOf(wall: readonly number[], cpu: readonly number[], size: number): { wall: Dist; cpu: Dist }[] {
+  const out: { wall: Dist; cpu: Dist }[] = [];
+  for (let i = 0; i + size <= wall.length; i += size) out.push({ wall: dist(wall.slice(i, i + size)), cpu: dist(cpu.slice(i, i + size)) });
+  return out;
+}
+
+/**
+ * `queries.length` consecutive full recalls right after the fill (no warm-up skipped: the first
+ * window includes it), as a long-running host answers them: per window, wall and CPU p50/p95.
+ */
+async function sustained(engine: MemoryEngine<MemoryStore>, n: number, queries: readonly string[], request: (q: string, i: number) => RecallRequest): Promise<Record<string, unknown>> {
+  const os = await import('node:os');
+  const wall: number[] = [], cpu: number[] = [];
+  const loadBefore = os.loadavg();
+  for (let i = 0; i < queries.length; i++) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    await engine.recallDetailed(request(queries[i] as string, i), { explain: false });
+    const c = process.cpuUsage(c0);
+    wall.push(performance.now() - t0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  await engine.store.flushDeferred();
+  const win = windowsOf(wall, cpu, WINDOW);
+  const early = windowsOf(wall.slice(0, EARLY), cpu.slice(0, EARLY), EARLY_WINDOW);
+  const best = Math.min(...win.map((w) => w.wall.p95)), bestCpu = Math.min(...win.map((w) => w.cpu.p95));
+  const worstAbove = (xs: number[], b: number): number => Math.round((Math.max(...xs) / b - 1) * 100);
+  const fmt = (ws: { wall: Dist; cpu: Dist }[]): string => ws.map((w) => `${w.wall.p50}/${w.wall.p95} (cpu ${w.cpu.p50}/${w.cpu.p95})`).join('  ');
+  console.log(`${String(n).padStart(6)} sustained ${queries.length}: wall p50 ${dist(wall).p50} p95 ${dist(wall).p95}, cpu p50 ${dist(cpu).p50} p95 ${dist(cpu).p95} ms; load ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`        windows of ${WINDOW} (p50/p95 ms): ${fmt(win)}; worst wall p95 ${worstAbove(win.map((w) => w.wall.p95), best)} % above best, cpu ${worstAbove(win.map((w) => w.cpu.p95), bestCpu)} %`);
+  console.log(`        first ${EARLY} in windows of ${EARLY_WINDOW}: ${fmt(early)}`);
+  return {
+    queries: queries.length, overall: { wall: dist(wall), cpu: dist(cpu) },
+    windows: { size: WINDOW, perWindow: win, worstWallP95AboveBestPercent: worstAbove(win.map((w) => w.wall.p95), best), worstCpuP95AboveBestPercent: worstAbove(win.map((w) => w.cpu.p95), bestCpu) },
+    early: { queries: EARLY, size: EARLY_WINDOW, perWindow: early, worstWallP95: Math.max(...early.map((w) => w.wall.p95)), worstCpuP95: Math.max(...early.map((w) => w.cpu.p95)) },
+    loadAverage: [loadBefore, os.loadavg()],
+  };
+}
+
 async function mainCli(): Promise<void> {
   const os = await import('node:os');
   const opts = {
@@ -170,9 +227,10 @@ async function mainCli(): Promise<void> {
     directFillGraph: !args.includes('--no-fill-graph'),
     directFillGraphEvery: Math.max(1, Number(argOf('fill-graph-every', '1'))),
     ingestSample: Number(argOf('ingest-sample', '500')),
+    ...(args.includes('--profile') ? { recallNodeArgs: ['--cpu-prof', '--cpu-prof-dir', argOf('profile', '')] } : {}),
     ...(args.includes('--reuse') ? { reuseDir: argOf('reuse', '') } : {}),
   };
-  const { cliPath: _cli, reuseDir: _reuse, ...shown } = opts;
+  const { cliPath: _cli, reuseDir: _reuse, recallNodeArgs: _prof, ...shown } = opts;
   const report: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageAtStart: os.loadavg(), node: process.version, path: 'agent-memory ingest, then one agent-memory recall --stdin process (bookkeeping on), timed from outside', ...shown };
   const file = join(__dirname, 'results', 'recallCli.json');
   // Sizes run separately (10k and 100k take long) are kept side by side: earlier sizes stay.
@@ -198,15 +256,22 @@ async function main(): Promise<void> {
   const os = await import('node:os');
   const report: Record<string, unknown> = { date: new Date().toISOString(), cpus: os.cpus().length, loadAverageAtStart: os.loadavg(), node: process.version, embedder: embedderNote, modelLoadMs: Date.now() - warm, queries: QUERIES, sizes: {} };
   console.log(`recall bench: ${embedderNote}; model load+first embed ${report.modelLoadMs} ms`);
+  // The engine's own embedder is this one (shared across sizes, so the engine must not dispose it).
+  const shared: Embedder = { id: embedder.id, dims: embedder.dims, embed: (texts, options) => embedder.embed(texts, options), dispose: async () => undefined };
   for (const n of SIZES) {
     const b0 = Date.now();
     const inTable = n <= 10_000;
-    const { store, index, contents } = await buildStore(n, embedder.dims, embedder.id, inTable);
+    const store = await openMemoryStore();
+    const host = { paths: { storeDir: store.dir, bundledModelsDir: join(__dirname, '..', 'models'), cacheDir: join(__dirname, '..', '.cache') }, logger: createStreamLogger('error'), clock: systemClock, llm: undefined, progress: noProgress };
+    const engine = MemoryEngine.onStore(store, host, defaultEngineSettings(), { mode: 'onDemand', embedder: () => shared });
+    const { index, contents } = await buildStore(store, n, embedder.dims, embedder.id, inTable);
     const buildMs = Date.now() - b0;
     let loadMs: number | undefined;
     if (inTable) { const l0 = performance.now(); store.read((db) => index.sync(db)); loadMs = Math.round(performance.now() - l0); }
     const queries = makeQueries(contents, QUERIES);
-    const sizeReport: Record<string, unknown> = { buildMs, vectorsFrom: inTable ? 'embeddings table (index loaded by sync)' : 'matrix filled directly (random unit vectors; table load measured at 10k)', indexLoadMs: loadMs, vectorIndexRows: index.size };
+    const sizeReport: Record<string, unknown> = { buildMs, path: 'MemoryEngine.recallDetailed (explain off, bookkeeping on; 4 in 5 queries with a session key)', vectorsFrom: inTable ? 'embeddings table (index loaded by sync)' : 'matrix filled directly (random unit vectors; table load measured at 10k)', indexLoadMs: loadMs, vectorIndexRows: index.size };
+    // As the CLI asks: explain off, bookkeeping on, most queries in a session.
+    const request = (q: string, i: number, only?: RecallOnly): RecallRequest => ({ query: q, limit: 10, ...(only ? { only } : {}), ...(i % 5 !== 4 ? { session: `bench-${n}-${Math.floor(i / 100)}` } : {}) });
     for (const mode of ['full', 'lexical', 'vector'] as const) {
       const only: RecallOnly | undefined = mode === 'full' ? undefined : mode;
       const parts: Record<string, number[]> = { total: [], cpu: [], embed: [], lexical: [], vector: [], graph: [], stages: [] };
@@ -215,7 +280,7 @@ async function main(): Promise<void> {
         const q = queries[i % queries.length] as string;
         const t0 = performance.now();
         const c0 = process.cpuUsage();
-        const out = await recallDetailed(store, { query: q, limit: 10, ...(only ? { only } : {}) }, { clock: systemClock, embedder, vectors: index }, false);
+        const out = await engine.recallDetailed(request(q, i, only), { explain: false });
         const total = performance.now() - t0;
         const cpu = process.cpuUsage(c0);
         if (i < 5) continue; // warm-up
@@ -223,13 +288,15 @@ async function main(): Promise<void> {
         parts.total!.push(total); parts.cpu!.push((cpu.user + cpu.system) / 1000); parts.embed!.push(out.timings.embedMs); parts.lexical!.push(out.timings.lexicalMs);
         parts.vector!.push(out.timings.vectorMs); parts.graph!.push(out.timings.graphMs); parts.stages!.push(out.timings.stagesMs);
       }
+      await store.flushDeferred();
       const d = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, dist(v)]));
       sizeReport[mode] = { ...d, queriesWithResults: hits };
       console.log(`${String(n).padStart(6)} ${mode.padEnd(7)} total p50 ${d.total!.p50} p95 ${d.total!.p95} max ${d.total!.max} ms, cpu p50 ${d.cpu!.p50} p95 ${d.cpu!.p95} ms | embed p95 ${d.embed!.p95} lexical p95 ${d.lexical!.p95} vector p95 ${d.vector!.p95} graph p95 ${d.graph!.p95} stages p95 ${d.stages!.p95}`);
     }
+    if (SUSTAINED > 0) sizeReport.sustained = await sustained(engine, n, makeQueries(contents, SUSTAINED), request);
     sizeReport.cjk = await measureCjk(store, n, contents);
     (report.sizes as Record<string, unknown>)[String(n)] = sizeReport;
-    await store.close();
+    await engine.close();
   }
   report.loadAverageAtEnd = (await import('node:os')).loadavg();
   report.goal = { '10000': 'p95 <= 25 ms', '100000': 'p95 <= 80 ms' };

@@ -58,6 +58,8 @@ export interface CliPathOptions {
   readonly reuseDir?: string;
   /** Memories ingested through `agent-memory ingest` to measure throughput when the fill is direct (0: skip). */
   readonly ingestSample: number;
+  /** Extra node flags for the `recall --stdin` process (e.g. --cpu-prof --cpu-prof-dir DIR to profile it). */
+  readonly recallNodeArgs?: readonly string[];
 }
 
 /** Notes embedded for real by the direct fill; every memory reuses one of them with noise. */
@@ -118,15 +120,48 @@ function runCli(cli: string, argv: string[]): { ms: number; stdout: string } {
   return { ms, stdout: r.stdout };
 }
 
-/** One recall --stdin process: timed request/response pairs, RSS at the end. */
-async function stdinSession(cli: string, dir: string, requests: readonly object[]): Promise<{ latencies: number[]; firstMs: number; rssKb: number; hwmKb: number; empty: number }> {
-  const child = spawn(process.execPath, [cli, 'recall', '--stdin', '--store', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ; 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * CPU time the process has used so far, all threads (utime + stime of /proc/<pid>/stat), in ms, or
+ * undefined where /proc is missing. Its resolution is one tick (10 ms), so per-query values are
+ * only meaningful as means over many queries; `mainThreadCpuMs` is the finer figure.
+ */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 1000 / USER_HZ;
+  } catch { return undefined; }
+}
+
+/** On-CPU time of the process's main thread in ms (/proc/<pid>/schedstat, nanoseconds), or undefined. */
+function mainThreadCpuMs(pid: number): number | undefined {
+  try { return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6; } catch { return undefined; }
+}
+
+interface StdinSession { latencies: number[]; cpuMs: number[]; mainCpuMs: number[]; firstMs: number; rssKb: number; hwmKb: number; empty: number }
+
+/**
+ * One recall --stdin process: timed request/response pairs with the child's CPU time per request
+ * (all threads from /proc/<pid>/stat, 10 ms ticks; the main thread from schedstat, ns), RSS at the end.
+ */
+async function stdinSession(cli: string, dir: string, requests: readonly object[], nodeArgs: readonly string[] = []): Promise<StdinSession> {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'recall', '--stdin', '--store', dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const pid = child.pid as number;
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
+  const cpuMs: number[] = [], mainCpuMs: number[] = [];
   const ask = async (req: object): Promise<{ ms: number; empty: boolean }> => {
+    const c0 = processCpuMs(pid), m0 = mainThreadCpuMs(pid);
     const t0 = performance.now();
     child.stdin.write(JSON.stringify(req) + '\n');
     const next = await lines.next();
     const ms = performance.now() - t0;
+    const c1 = processCpuMs(pid), m1 = mainThreadCpuMs(pid);
+    if (c0 !== undefined && c1 !== undefined) cpuMs.push(c1 - c0);
+    if (m0 !== undefined && m1 !== undefined) mainCpuMs.push(m1 - m0);
     if (next.done) throw new Error('recall --stdin ended early');
     const out = JSON.parse(next.value) as unknown;
     if (!Array.isArray(out)) throw new Error(`recall --stdin answered ${next.value.slice(0, 200)}`);
@@ -135,6 +170,7 @@ async function stdinSession(cli: string, dir: string, requests: readonly object[
   const s0 = performance.now();
   await ask({ query: 'warm up the model', limit: 10 });
   const firstMs = performance.now() - s0;
+  cpuMs.length = 0; mainCpuMs.length = 0;
   const latencies: number[] = [];
   let empty = 0;
   for (const req of requests) {
@@ -150,7 +186,7 @@ async function stdinSession(cli: string, dir: string, requests: readonly object[
   } catch { /* not Linux: RSS not reported */ }
   child.stdin.end();
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return { latencies, firstMs, rssKb, hwmKb, empty };
+  return { latencies, cpuMs, mainCpuMs, firstMs, rssKb, hwmKb, empty };
 }
 
 /**
@@ -203,6 +239,15 @@ export async function directFill(dir: string, contents: readonly string[], withG
   }
   await store.close();
   return { ms: performance.now() - t0, vectors: vectors.source };
+}
+
+const mean = (xs: readonly number[]): number => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length) * 100) / 100;
+
+/** The child's CPU per query in windows of `size` over the first `upTo` queries. */
+function cpuWindows(s: StdinSession, size: number, upTo: number): { processMeanMs: number; mainThread: Dist }[] {
+  const out: { processMeanMs: number; mainThread: Dist }[] = [];
+  for (let i = 0; i + size <= upTo; i += size) out.push({ processMeanMs: mean(s.cpuMs.slice(i, i + size)), mainThread: dist(s.mainCpuMs.slice(i, i + size)) });
+  return out;
 }
 
 function windows(xs: readonly number[], size: number): Dist[] {
@@ -276,15 +321,18 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       const { storeDir: _dir, ...stats } = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
       const requests = Array.from({ length: o.queries }, (_, i) => ({ query: queryFor(contents, i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
       const loadBeforeRecall = load();
-      const s = await stdinSession(o.cliPath, dir, requests);
+      const s = await stdinSession(o.cliPath, dir, requests, o.recallNodeArgs);
       const loadAfterRecall = load();
       const all = dist(s.latencies);
       const win = windows(s.latencies, o.window);
       const early = windows(s.latencies.slice(0, o.earlyQueries), o.earlyWindow);
+      const cpuWin = cpuWindows(s, o.window, s.latencies.length);
+      const cpuEarly = cpuWindows(s, o.earlyWindow, Math.min(o.earlyQueries, s.latencies.length));
       const bestP95 = Math.min(...win.map((w) => w.p95));
       console.log(`${String(n).padStart(6)} recall --stdin ${o.queries} queries: p50 ${all.p50} p95 ${all.p95} max ${all.max} ms; first answer ${Math.round(s.firstMs)} ms; RSS ${Math.round(s.rssKb / 1024)} MB; load ${loadBeforeRecall.join(' ')} → ${loadAfterRecall.join(' ')}`);
       console.log(`        windows of ${o.window}: ${win.map((w) => `${w.p50}/${w.p95}`).join('  ')} (p50/p95 ms; worst p95 ${Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100)} % above best)`);
       console.log(`        first ${o.earlyQueries} in windows of ${o.earlyWindow}: ${early.map((w) => `${w.p50}/${w.p95}`).join('  ')}`);
+      console.log(`        CPU per query (process mean / main thread p50/p95 ms) per window of ${o.window}: ${cpuWin.map((w) => `${w.processMeanMs} / ${w.mainThread.p50}/${w.mainThread.p95}`).join('  ')}`);
       const opens: number[] = [];
       for (let i = 0; i < 5; i++) opens.push(runCli(o.cliPath, ['stats', '--store', dir]).ms);
       const compact = runCli(o.cliPath, ['maintain', 'compact-store', '--store', dir]);
@@ -300,8 +348,9 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
         recall: {
           queries: o.queries, sessionsTracked: '4 in 5 queries carry a session key (bookkeeping on for all)',
           overall: all, emptyAnswers: s.empty, firstAnswerMs: Math.round(s.firstMs),
-          windows: { size: o.window, p50p95: win, worstP95AboveBestPercent: Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100) },
-          early: { queries: o.earlyQueries, size: o.earlyWindow, p50p95: early, worstP95: Math.max(...early.map((w) => w.p95)) },
+          windows: { size: o.window, p50p95: win, worstP95AboveBestPercent: Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100), cpu: cpuWin },
+          early: { queries: o.earlyQueries, size: o.earlyWindow, p50p95: early, worstP95: Math.max(...early.map((w) => w.p95)), cpu: cpuEarly },
+          cpuPerQuery: { processMeanMs: mean(s.cpuMs), mainThread: dist(s.mainCpuMs), note: 'the child process: all threads from /proc/<pid>/stat (10 ms ticks, so only the mean is given), the main thread from /proc/<pid>/schedstat' },
           rssMb: Math.round(s.rssKb / 1024), peakRssMb: Math.round(s.hwmKb / 1024),
           loadAverage: [loadBeforeRecall, loadAfterRecall],
         },

@@ -20,6 +20,8 @@ import { hasCjk } from './queryTerms';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
 import { candidateTerms, countHits, normaliseBm25, probedLexicalScore, requiredHits, weightedLexicalScore } from './termProbe';
+import { uncachedTermStats } from './termStats';
+import type { TermStats } from './termStats';
 
 export interface LexicalHit {
   readonly score: number;
@@ -61,13 +63,13 @@ function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilte
  * Latin terms for the candidate query: very common terms (lexical.commonTermFraction of the
  * memories, counted by memories_fts_vocab, migration 22) are left to the hit count.
  */
-function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: SearchConfig): string[] {
+function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: SearchConfig, stats: TermStats): string[] {
   if (latin.length < 2 || cfg.lexical.commonTermFraction >= 1) return [...latin];
-  const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
+  const total = stats.memoryCount(db);
   if (total <= cfg.lexical.commonTermMinDocs) return [...latin];
   const docs = new Map<string, number>();
   // The vocabulary holds index terms, stemmed since migration 23.
-  for (const t of latin) docs.set(t, db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [porterStem(t)])?.doc ?? 0);
+  for (const t of latin) docs.set(t, stats.docCount(db, porterStem(t)));
   return candidateTerms(latin, docs, total, cfg.lexical.commonTermFraction, cfg.lexical.commonTermMinDocs);
 }
 
@@ -76,22 +78,25 @@ function latinCandidateTerms(db: SqlReader, latin: readonly string[], cfg: Searc
  * memories_fts_vocab (index terms, so stemmed), a term no memory holds 1, CJK terms 1 (not in the
  * index). A speaker's name held by half a conversation weighs ~0.1, a rare word ~1.
  */
-export function termWeights(db: SqlReader, terms: readonly string[]): Map<string, number> {
+export function termWeights(db: SqlReader, terms: readonly string[], stats: TermStats = uncachedTermStats): Map<string, number> {
   const out = new Map<string, number>();
   for (const t of terms) out.set(t, 1);
   const latin = terms.filter((t) => !hasCjk(t));
   if (latin.length === 0) return out;
-  const total = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n ?? 0;
+  const total = stats.memoryCount(db);
   if (total < 2) return out;
   for (const t of latin) {
-    const df = db.get<{ doc: number }>('SELECT doc FROM memories_fts_vocab WHERE term = ?', [porterStem(t)])?.doc ?? 0;
+    const df = stats.docCount(db, porterStem(t));
     out.set(t, df <= 0 ? 1 : Math.min(1, Math.max(0, Math.log(total / df) / Math.log(total))));
   }
   return out;
 }
 
-/** Lexical channel per memory id. `terms` come from queryTerms(). */
-export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig): Map<string, LexicalHit> {
+/**
+ * Lexical channel per memory id. `terms` come from queryTerms(); `stats` may be the store's cached
+ * term statistics (termStats.ts: recall passes them, so their reads run once between writes).
+ */
+export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig, stats: TermStats = uncachedTermStats): Map<string, LexicalHit> {
   const out = new Map<string, LexicalHit>();
   if (terms.length === 0) return out;
   const limit = cfg.topK * cfg.lexical.candidateFactor;
@@ -105,13 +110,13 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   }
   const latin = terms.filter((t) => !hasCjk(t));
   const cjk = terms.filter((t) => hasCjk(t));
-  const match = buildMatchExpression(latinCandidateTerms(db, latin, cfg), 'OR');
+  const match = buildMatchExpression(latinCandidateTerms(db, latin, cfg, stats), 'OR');
   const fts = match ? ftsRows(db, match, filter, limit) : [];
   const norm = normaliseBm25(fts.map((r) => r.rank));
   const bm25ById = new Map<string, number>();
   fts.forEach((r, i) => bm25ById.set(r.id, norm[i] as number));
   const need = requiredHits(terms.length, cfg.lexical.majorityUpTo, cfg.lexical.longQueryMinHits);
-  const weights = cfg.lexical.idfHits && terms.length > 1 ? termWeights(db, terms) : undefined;
+  const weights = cfg.lexical.idfHits && terms.length > 1 ? termWeights(db, terms, stats) : undefined;
   const weightSum = weights ? [...weights.values()].reduce((a, b) => a + b, 0) : 0;
   const scored: Array<[string, LexicalHit]> = [];
   const seen = new Set<string>();

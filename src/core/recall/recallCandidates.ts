@@ -22,6 +22,7 @@ import { DEFAULT_RECALL_AGENT } from './recallRequest';
 import type { RecallDeps, RecallRequest } from './recallRequest';
 import { sortByScore } from './recallTypes';
 import type { Candidate, ChannelScores } from './recallTypes';
+import { termStatsFor } from './termStats';
 import { traverseKnowledgeGraph } from './traversal';
 import type { TraversalResult } from './traversal';
 import { VectorIndex } from './vectorIndex';
@@ -102,8 +103,9 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   if (cfg.vector.enabled && !deps.embedder) notes.push('no embedder configured; vector arm off');
 
   const l0 = performance.now();
+  const stats = termStatsFor(store);
   const { queryHits, lexical, hints } = store.read((db) => {
-    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg) : new Map<string, LexicalHit>();
+    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg, stats) : new Map<string, LexicalHit>();
     return {
       queryHits,
       // Pseudo-relevance feedback (feedbackExpansion.ts, off by default) blends a second query into the lexical channel.

@@ -25,6 +25,7 @@ import { applyDelta, sortByScore } from './recallTypes';
 import type { Candidate } from './recallTypes';
 import { rerankHead } from './rerankHead';
 import { applyRecencyTieBreak, applyTemporalPrior } from './temporalSignals';
+import { termStatsFor } from './termStats';
 
 /** What a stage may read: the request, its config and models, and what gathering found. */
 export interface StageContext {
@@ -145,7 +146,7 @@ const facetStage: RecallStage = {
   enabled: (cfg) => cfg.facets.enabled,
   apply(cands, { store, req, cfg, width }) {
     const facets = cfg.lexical.questionWords ? withoutQuestionWords(significantTokens(req.query)) : significantTokens(req.query);
-    const weights = cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets)) : undefined;
+    const weights = cfg.facets.idfWeighted && facets.length > 1 ? store.read((db) => termWeights(db, facets, termStatsFor(store))) : undefined;
     return shapeByFacetCoverage(cands, facets, Math.max(width, cfg.topK), cfg.facets, weights);
   },
 };

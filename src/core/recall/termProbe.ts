@@ -39,6 +39,19 @@ export function requiredHits(termCount: number, majorityUpTo: number, longMin: n
   return termCount <= majorityUpTo ? majority : Math.min(majority, Math.max(1, longMin));
 }
 
+const TERM_STEMS = new Map<string, string>();
+
+/** A query term's stem: countHits asks for the same few terms once per candidate, stage and facet. */
+function termStem(term: string): string {
+  let s = TERM_STEMS.get(term);
+  if (s === undefined) {
+    s = porterStem(term);
+    if (TERM_STEMS.size >= TOKENS_CACHE_MAX) TERM_STEMS.clear();
+    TERM_STEMS.set(term, s);
+  }
+  return s;
+}
+
 /** Number of `terms` that occur in `content` (Latin terms compared by their Porter stem). */
 export function countHits(terms: readonly string[], content: string): number {
   const lower = content.normalize('NFKC').toLowerCase();
@@ -47,7 +60,7 @@ export function countHits(terms: readonly string[], content: string): number {
   for (const t of terms) {
     if (hasCjk(t)) { if (lower.includes(t)) hits++; continue; }
     tokens ??= stemmedTokens(content);
-    if (tokens.has(porterStem(t))) hits++;
+    if (tokens.has(termStem(t))) hits++;
   }
   return hits;
 }

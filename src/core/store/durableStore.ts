@@ -332,7 +332,7 @@ export class DurableStore implements DurableMemoryStore {
       const external = await this.checkedCatchUp();
       if (external.length) this.listeners.fire({ external: true, labels: external });
       assertSchemaNotNewer(this.replica.db, this.p.migrations);
-      this.replica.commitBatch(batch, settled, labels);
+      await this.replica.commitBatch(batch, settled, labels);
       this.replica.rotateIfLarge();
     } catch (e) {
       for (const w of batch) settled.push(() => w.reject(e));

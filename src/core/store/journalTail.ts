@@ -194,6 +194,25 @@ export class JournalTail {
     if (!this.open()) throw new MemoryError('E_STORE_IO', `The journal ${this.path} vanished right after it was created.`);
   }
 
+  /**
+   * Appends whole records at the end and makes them durable like append(), but the fdatasync runs
+   * off the thread (StoreFs.fdatasync), so the process keeps answering reads while the disk syncs
+   * (caller holds the lock; docs/store.md "Write path"). The offset moves only once the data is
+   * durable; on failure the bytes are cut again.
+   */
+  async appendDurably(data: Uint8Array): Promise<void> {
+    if (this.fd === undefined) throw new MemoryError('E_INTERNAL', 'The journal is not open.');
+    const fd = this.fd;
+    try {
+      writeFully(this.sfs, fd, data, this.offset);
+      await this.sfs.fdatasync(fd);
+    } catch (e) {
+      try { this.sfs.ftruncateSync(fd, this.offset); } catch { /* the next lock holder cuts the torn tail */ }
+      throw e;
+    }
+    this.offset += data.length;
+  }
+
   /** Appends whole records at the end and makes them durable (caller holds the lock). */
   append(data: Uint8Array): void {
     if (this.fd === undefined) throw new MemoryError('E_INTERNAL', 'The journal is not open.');

@@ -75,14 +75,23 @@ export class Replica {
 
   private get dir(): string { return this.p.dir; }
 
+  /**
+   * Set while this process's own batch is being synced (commitBatch): its bytes are in the journal
+   * but not applied to `offset` yet, and its transaction is open. Nobody else can append meanwhile
+   * (we hold the lock), so there is nothing to catch up, and reading on would re-apply our own records.
+   */
+  private appending = false;
+
   /** Cheap check (one fstat) whether catchUp has anything to do. */
   hasNew(): boolean {
+    if (this.appending) return false;
     return this.pendingRotate !== undefined || this.tail.hasNew();
   }
 
   /** Applies journal records other processes appended (no lock needed). Returns labels applied. */
   catchUp(underLock: boolean): string[] {
     const labels: string[] = [];
+    if (this.appending) return labels;
     for (;;) {
       if (this.pendingRotate !== undefined) {
         const moved = this.followRotate(underLock);
@@ -387,8 +396,11 @@ export class Replica {
    * Runs a batch of writes (caller holds the lock and has caught up): each in its own savepoint,
    * all appended as consecutive records with one fdatasync, then committed in memory. On an I/O
    * failure nothing is committed and every write of the batch is rejected with a coded error.
+   * The fdatasync runs off the thread (JournalTail.appendDurably): reads answered meanwhile see the
+   * batch's open transaction (this process only; it is rolled back if the sync fails), and the
+   * writes still resolve only once their record is durable.
    */
-  commitBatch(batch: readonly PendingWrite[], settled: (() => void)[], labels: string[]): void {
+  async commitBatch(batch: readonly PendingWrite[], settled: (() => void)[], labels: string[]): Promise<void> {
     const records: Buffer[] = [];
     const ok: { w: PendingWrite; result: unknown }[] = [];
     let seq = this.appliedSeq;
@@ -415,7 +427,12 @@ export class Replica {
       try {
         if (!this.p.lock.stillHeld()) throw new MemoryError('E_STORE_LOCKED', 'Another process took over the memory store write lock; the change was not saved. Try again.');
         if (!this.tail.open()) this.tail.create(this.appliedSeq + 1);
-        this.tail.append(Buffer.concat(records));
+        this.appending = true;
+        try {
+          await this.tail.appendDurably(Buffer.concat(records));
+        } finally {
+          this.appending = false;
+        }
         this.appliedSeq = seq;
         this.writeTip();
       } catch (e) {

@@ -1,7 +1,8 @@
 /**
  * The file operations the durable store uses, as one injectable object. Production passes node:fs;
  * tests wrap it to inject faults (ENOSPC, EROFS) that cannot be produced for real as root or
- * without a full disk. Every call is synchronous except the bulk snapshot write.
+ * without a full disk. Every call is synchronous except the bulk snapshot write and `fdatasync`
+ * (a journal append's sync runs on libuv's thread pool, so the thread keeps answering reads).
  */
 import * as fs from 'node:fs';
 import { MemoryError } from '../errors';
@@ -16,6 +17,8 @@ export interface StoreFs {
   fstatSync(fd: number): { size: number; ino: number };
   statSync(path: string): { size: number; mtimeMs: number; ino: number; isDirectory(): boolean };
   fdatasyncSync(fd: number): void;
+  /** fdatasync off the calling thread (libuv's pool): resolves when the data is durable. */
+  fdatasync(fd: number): Promise<void>;
   fsyncSync(fd: number): void;
   ftruncateSync(fd: number, length: number): void;
   renameSync(from: string, to: string): void;
@@ -38,6 +41,7 @@ export const nodeStoreFs: StoreFs = {
   fstatSync: (fd) => fs.fstatSync(fd),
   statSync: (p) => fs.statSync(p),
   fdatasyncSync: (fd) => fs.fdatasyncSync(fd),
+  fdatasync: (fd) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (e) => (e ? reject(e) : resolve()))),
   fsyncSync: (fd) => fs.fsyncSync(fd),
   ftruncateSync: (fd, l) => fs.ftruncateSync(fd, l),
   renameSync: (a, b) => fs.renameSync(a, b),

@@ -33,6 +33,7 @@ export class FaultyFs implements StoreFs {
   fstatSync: StoreFs['fstatSync'] = (fd) => nodeStoreFs.fstatSync(fd);
   statSync: StoreFs['statSync'] = (p) => nodeStoreFs.statSync(p);
   fdatasyncSync: StoreFs['fdatasyncSync'] = (fd) => nodeStoreFs.fdatasyncSync(fd);
+  fdatasync: StoreFs['fdatasync'] = (fd) => nodeStoreFs.fdatasync(fd);
   fsyncSync: StoreFs['fsyncSync'] = (fd) => nodeStoreFs.fsyncSync(fd);
   ftruncateSync: StoreFs['ftruncateSync'] = (fd, l) => nodeStoreFs.ftruncateSync(fd, l);
   renameSync: StoreFs['renameSync'] = (a, b) => nodeStoreFs.renameSync(a, b);

@@ -5,8 +5,11 @@ import type { RankedRecall } from '../../../src/core/recall/recallPipeline';
 import { recallDetailed, sessionSource } from '../../../src/core/recall/recallService';
 import { trackedRecall } from '../../../src/core/sessions/recallTracking';
 import type { RecallRequest } from '../../../src/core/recall/recallRequest';
+import { openStore } from '../../../src/core/store/openStore';
 import type { MemoryStore, SqlWriter } from '../../../src/core/store/storeTypes';
 import { addAspect, addAttribute, addEntity, addMemory, openTestStore } from '../feedback/graphFixture';
+import { HeldSyncFs } from '../helpers/heldSyncFs';
+import { makeTempDir } from '../helpers/tempDir';
 import { makeService } from './sessionFixture';
 
 const NOTES: readonly [string, string, string][] = [
@@ -42,9 +45,20 @@ function recordRecallAsBefore(w: SqlWriter, ranked: RankedRecall, req: RecallReq
   }
 }
 
-/** Two identical stores; the session's recalls, then its end; returns everything feedback wrote. */
-async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspects: unknown[]; access: unknown[]; end: unknown; pendingBeforeEnd: number }> {
-  const { store, clock } = await openTestStore(new ManualClock(Date.UTC(2026, 2, 1)));
+/**
+ * How the bookkeeping is written: 'atOnce' each recall in its own write (the reference),
+ * 'deferred' the deferred write on an in-memory store, 'durableHeldSync' the deferred write on a
+ * durable store whose journal fdatasync is held open while the next recall is asked and answered.
+ */
+type BookkeepingMode = 'atOnce' | 'deferred' | 'durableHeldSync';
+
+/** The session's recalls, then its end, on a fresh store; returns everything feedback wrote. */
+async function runSession(mode: BookkeepingMode): Promise<{ rows: unknown[]; aspects: unknown[]; access: unknown[]; end: unknown; pendingBeforeEnd: number; answeredDuringSync: number; syncsPending: number }> {
+  const clock = new ManualClock(Date.UTC(2026, 2, 1));
+  const temp = mode === 'durableHeldSync' ? makeTempDir() : undefined;
+  const fs = new HeldSyncFs();
+  // A long deferral: only flushDeferred() (and the session's own writes) commit the bookkeeping.
+  const store: MemoryStore = temp ? await openStore({ dir: temp.dir, clock, fs, config: { deferredWriteMs: 60_000 } }) : (await openTestStore(clock)).store;
   await store.write('t', (db) => {
     const entities = new Map<string, string>();
     NOTES.forEach(([entity, aspect, content], i) => {
@@ -65,9 +79,24 @@ async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspe
     { query: 'deploys pipeline canary', session: 'eq', injected: true, only: 'lexical' },
   ];
   const cap = resolveSearchConfig().topK;
+  let answeredDuringSync = 0, syncsPending = 0;
+  let flushing: Promise<void> | undefined;
   for (const req of requests) {
     clock.advance(60_000);
-    if (writeAtOnce) {
+    if (mode === 'durableHeldSync') {
+      // The previous recall's bookkeeping is being synced (held) while this recall is answered.
+      const out = await trackedRecall(store, req, { clock });
+      if (flushing) syncsPending++;
+      if (fs.held > 0) answeredDuringSync++;
+      fs.release();
+      await flushing;
+      flushing = undefined;
+      if (out.bookkeeping) {
+        fs.hold = true;
+        flushing = store.flushDeferred();
+        await fs.entered();
+      }
+    } else if (mode === 'atOnce') {
       // The behaviour before deferral: each recall's bookkeeping in its own write, at once.
       const out = await recallDetailed(store, req, { clock });
       const nowIso = new Date(clock.now()).toISOString();
@@ -76,14 +105,20 @@ async function runSession(writeAtOnce: boolean): Promise<{ rows: unknown[]; aspe
       await trackedRecall(store, req, { clock });
     }
   }
-  const pendingBeforeEnd = countRows(store);
+  if (flushing) {
+    fs.hold = false;
+    fs.release();
+    await flushing;
+  }
+  const pendingBeforeEnd = mode === 'durableHeldSync' ? 0 : countRows(store);
   clock.advance(60_000);
   const end = await service.end('eq');
   const rows = store.read((db) => db.all('SELECT memory_id, source, rank, was_injected, fts_hit_count, final_score FROM session_memories WHERE session_key = ? ORDER BY rank', ['eq']));
   const aspects = store.read((db) => db.all('SELECT e.name AS entity, a.name AS aspect, a.weight FROM entity_aspects a JOIN entities e ON e.id = a.entity_id ORDER BY 1, 2'));
   const access = store.read((db) => db.all('SELECT id, access_count, last_accessed FROM memories ORDER BY id'));
   await store.close();
-  return { rows, aspects, access, end: (end as { feedback?: unknown } | undefined)?.feedback, pendingBeforeEnd };
+  temp?.cleanup();
+  return { rows, aspects, access, end: (end as { feedback?: unknown } | undefined)?.feedback, pendingBeforeEnd, answeredDuringSync, syncsPending };
 }
 
 function countRows(store: MemoryStore): number {
@@ -115,8 +150,8 @@ describe('recall hits feed the session feedback loop', () => {
   });
 
   it('deferred bookkeeping gives the same feedback outcome as writing each recall at once', async () => {
-    const atOnce = await runSession(true);
-    const deferred = await runSession(false);
+    const atOnce = await runSession('atOnce');
+    const deferred = await runSession('deferred');
     assert.ok(atOnce.pendingBeforeEnd > 0);
     assert.equal(deferred.pendingBeforeEnd, 0, 'nothing was written on the recall path');
     assert.ok(atOnce.rows.length > 0);
@@ -125,5 +160,17 @@ describe('recall hits feed the session feedback loop', () => {
     assert.deepEqual(deferred.end, atOnce.end);
     assert.deepEqual(deferred.aspects, atOnce.aspects);
     assert.ok((atOnce.end as { feedbackAspectsUpdated: number }).feedbackAspectsUpdated > 0, 'the session moved aspect weights');
+  });
+
+  it('on a durable store, recalls answered while the bookkeeping fdatasync is held give the same feedback outcome', async () => {
+    const atOnce = await runSession('atOnce');
+    const held = await runSession('durableHeldSync');
+    // Every recall that followed one with something to record was answered while that batch synced.
+    assert.ok(held.syncsPending >= 2);
+    assert.equal(held.answeredDuringSync, held.syncsPending, 'recalls were answered while the previous batch was syncing');
+    assert.deepEqual(held.rows, atOnce.rows);
+    assert.deepEqual(held.access, atOnce.access);
+    assert.deepEqual(held.end, atOnce.end);
+    assert.deepEqual(held.aspects, atOnce.aspects);
   });
 });
