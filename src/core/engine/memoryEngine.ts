@@ -19,7 +19,7 @@ import { defaultRememberDeps, remember } from '../memory/remember';
 import type { RememberDeps, RememberInput, RememberResult } from '../memory/remember';
 import type { RerankerSet } from '../models/rerankerSet';
 import type { RecallDeps, RecallRequest } from '../recall/recallRequest';
-import { recallDetailed } from '../recall/recallService';
+import { recallDetailed, vectorIndexFor } from '../recall/recallService';
 import { trackedRecall } from '../sessions/recallTracking';
 import type { RecallOutcome } from '../recall/recallService';
 import type { RecallResult } from '../recall/recallTypes';
@@ -141,6 +141,20 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
     const r = await ingestMemories(this.store, inputs, this.rememberDeps());
     this.poke();
     return r;
+  }
+
+  /**
+   * Loads what the first recall would otherwise load while the user waits for it: the embedding
+   * model (in its worker thread, so the host's event loop stays free) and the model's vector index
+   * (docs/store.md, "the extension's first recall after window start"). Long-lived hosts call it
+   * once after open; a failure is left for the first recall to report with its own message.
+   */
+  async warm(): Promise<void> {
+    const embedder = this.embedder;
+    if (!embedder || this.closed) return;
+    const model = embedder.embed(['warm up']);
+    this.store.read((db) => vectorIndexFor(this.store, embedder.id, embedder.dims).sync(db));
+    await model;
   }
 
   /** Wakes the job worker right after work was queued. */

@@ -153,6 +153,12 @@ class ServicesImpl implements Services {
     const rt = await MemoryEngine.open(this.host, this.currentSettings, { mode: 'background', leaseLabel: 'window' });
     this.attach(rt);
     this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
+    // The first recall would otherwise wait for the model and the vector index to load (seconds).
+    const warming = Date.now();
+    void rt.warm().then(
+      () => this.logger.info(`embedding model and vector index ready in ${Date.now() - warming} ms`),
+      (e: unknown) => this.logger.debug(`warming the embedding model: ${userMessage(e)}`),
+    );
     const recovery = rt.store.recovery;
     if (recovery) {
       // The store repaired itself; say so once, with what was lost (docs/store.md, "Recovery").
