@@ -148,6 +148,7 @@ const summary = roots.map((root, i) => {
     cpuMsPerTest: tests ? round(cpuMs / tests) : undefined,
     loadAverages: mine.map((x) => [round(x.loadBefore), round(x.loadAfter)]),
     topFilesByCpu: perFile.slice(0, 15),
+    files: perFile,
   };
 });
 for (const s of summary) {
@@ -159,5 +160,5 @@ if (summary.length > 1) {
   for (const b of rest) console.log(`\n${b.label}/${a.label}: cpu ${(b.medianCpuMs / a.medianCpuMs).toFixed(3)}, wall ${(b.medianWallMs / a.medianWallMs).toFixed(3)}, cpu per test ${(b.cpuMsPerTest / a.cpuMsPerTest).toFixed(3)}`);
 }
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ generatedAt: new Date().toISOString(), grep: grep || undefined, runs: results.map(({ files, ...rest }) => rest), summary }, null, 2) + '\n');
+writeFileSync(out, JSON.stringify({ generatedAt: new Date().toISOString(), grep: grep || undefined, runs: results.map((r) => ({ ...r, files: undefined })), summary }, null, 2) + '\n');
 console.log(`\nwrote ${out}`);
