@@ -92,6 +92,8 @@ function runOnce(root, label) {
         wallMs: Math.round(wallMs),
         cpuMs: Math.round(cpuMs),
         mochaCpuMs: Math.round(timing.total.cpuMs ?? 0),
+        // Titles of failed tests (on a loaded machine, timeouts): a run with failures is not comparable.
+        failedTests: timing.total.failed ?? [],
         loadBefore,
         loadAfter: loadavg()[0],
         files: timing.files,
@@ -113,6 +115,7 @@ for (let r = 0; r < runs; r++) {
   for (let i = 0; i < roots.length; i++) {
     const res = await runOnce(roots[i], labels[i]);
     results.push(res);
+    for (const f of res.failedTests) console.log(`  failed: ${f.title}: ${f.message}`);
     console.log(
       `${res.label} run ${r + 1}: ${res.passed} passed, ${res.failed} failed (exit ${res.exitCode}); wall ${(res.wallMs / 1000).toFixed(1)} s, cpu ${(res.cpuMs / 1000).toFixed(1)} s (mocha run incl. children ${(res.mochaCpuMs / 1000).toFixed(1)} s); load ${res.loadBefore.toFixed(2)} → ${res.loadAfter.toFixed(2)}`,
     );

@@ -58,11 +58,15 @@ if (out && /mochaUnit\.cjs$/.test(process.argv[1] || '')) {
       e.testMs += test.duration ?? 0;
       if (!e.slowestTest || (test.duration ?? 0) > e.slowestTest.ms) e.slowestTest = { title: test.fullTitle(), ms: test.duration ?? 0 };
     });
+    const failures = [];
+    runner.on('fail', (test, err) => {
+      failures.push({ title: test.fullTitle(), message: String(err?.message ?? err).split('\n')[0].slice(0, 300) });
+    });
     runner.once('end', () => {
       const prefix = `${root}/`;
       const byFile = {};
       for (const [file, e] of files) byFile[file.startsWith(prefix) ? file.slice(prefix.length) : file] = e;
-      const total = { wallMs: performance.now() - startedWall, cpuMs: cpuMs() - startedCpu, passes: runner.stats?.passes, failures: runner.stats?.failures };
+      const total = { wallMs: performance.now() - startedWall, cpuMs: cpuMs() - startedCpu, passes: runner.stats?.passes, failures: runner.stats?.failures, failed: failures };
       writeFileSync(out, JSON.stringify({ total, files: byFile }));
     });
     return runner;
