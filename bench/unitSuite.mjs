@@ -11,7 +11,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -141,7 +141,8 @@ const summary = roots.map((root, i) => {
   const cpuMs = median(mine.map((x) => x.cpuMs));
   return {
     label: labels[i],
-    root,
+    // The folder name only: results are committed and machine paths mean nothing elsewhere.
+    checkout: basename(root),
     commit: commitOf(root),
     runs: mine.length,
     tests,
@@ -155,7 +156,7 @@ const summary = roots.map((root, i) => {
   };
 });
 for (const s of summary) {
-  console.log(`\n${s.label} ${s.commit} (${s.root}): ${s.tests} tests, median wall ${(s.medianWallMs / 1000).toFixed(1)} s, median cpu ${(s.medianCpuMs / 1000).toFixed(1)} s (${s.cpuMsPerTest} ms/test)`);
+  console.log(`\n${s.label} ${s.commit} (${s.checkout}): ${s.tests} tests, median wall ${(s.medianWallMs / 1000).toFixed(1)} s, median cpu ${(s.medianCpuMs / 1000).toFixed(1)} s (${s.cpuMsPerTest} ms/test)`);
   for (const f of s.topFilesByCpu) console.log(`  ${String(f.cpuMs).padStart(8)} ms cpu ${String(f.wallMs).padStart(8)} ms wall ${String(f.tests).padStart(4)} tests  ${f.file}`);
 }
 if (summary.length > 1) {
