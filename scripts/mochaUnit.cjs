@@ -5,6 +5,9 @@ const { join } = require('node:path');
 const { writeResult } = require('./testResults.cjs');
 const { RUN_TEMP_ENV, leftoverMessage, leftoversIn } = require('./tempGuard.cjs');
 
+// Tests and everything they start use the run's temp folder (scripts/runUnit.mjs explains why it
+// is set here and not by the runner).
+if (process.env[RUN_TEMP_ENV]) for (const v of ['TMPDIR', 'TMP', 'TEMP']) process.env[v] = process.env[RUN_TEMP_ENV];
 const root = process.env.AGENT_MEMORY_ROOT || join(__dirname, '..');
 const grep = process.argv[2] || '';
 const mocha = new Mocha({ reporter: 'spec', timeout: 20000, color: !process.env.CI });

@@ -18,7 +18,10 @@ try {
   result = spawnSync(process.execPath, ['--require', 'tsx/cjs', join(root, 'scripts', 'mochaUnit.cjs'), grep], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, AGENT_MEMORY_ROOT: root, TMPDIR: runTemp, TMP: runTemp, TEMP: runTemp, [RUN_TEMP_ENV]: runTemp },
+    // The temp variables stay the system's until mochaUnit.cjs starts: tsx (preloaded) keeps its
+    // compile cache below the temp folder it sees first, so the suite's TypeScript is compiled once,
+    // not on every run; mochaUnit.cjs then moves the tests and their children into the run's folder.
+    env: { ...process.env, AGENT_MEMORY_ROOT: root, [RUN_TEMP_ENV]: runTemp },
   });
 } finally {
   removeRunTemp(runTemp);

@@ -6,8 +6,12 @@ import { ESLint } from 'eslint';
 const root = join(__dirname, '..', '..');
 const fixture = (name: string): string => readFileSync(join(root, 'test', 'fixtures', 'lint', name), 'utf8');
 
+// One ESLint for the file: each new instance loads and resolves the whole configuration again,
+// and lintText keeps no state between calls (no cache is configured).
+let shared: ESLint | undefined;
+
 async function lintAs(source: string, virtualPath: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root });
+  const eslint = (shared ??= new ESLint({ cwd: root }));
   const [result] = await eslint.lintText(source, { filePath: join(root, virtualPath) });
   return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
 }
