@@ -101,12 +101,12 @@ export function insertNewReplicas(db: SqlWriter, rows: readonly Prepared[], deps
   const withVector = fresh.filter((p) => p.row.vector !== null && p.row.model_id !== null && p.row.model_id === deps.embeddingModelId
     && p.row.dimensions !== null && p.row.dimensions > 0 && decodeVector(p.row.vector, p.row.dimensions) !== undefined);
   if (withVector.length > 0) {
-    db.run(`INSERT INTO embeddings (id, content_hash, model_id, vector, dimensions, source_type, source_id, created_at)
-            SELECT j.value ->> '$[0]', j.value ->> '$[1]', ?, unhex(j.value ->> '$[2]'), j.value ->> '$[3]', 'memory', j.value ->> '$[4]', ?
+    db.run(`INSERT INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at)
+            SELECT j.value ->> '$[0]', ?, unhex(j.value ->> '$[1]'), j.value ->> '$[2]', 'memory', j.value ->> '$[3]', ?
               FROM json_each(?) AS j WHERE true
             ON CONFLICT(content_hash, model_id) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions`,
     [deps.embeddingModelId as string, nowIso, JSON.stringify(withVector.map((p) => [
-      randomUUID(), p.hash, Buffer.from((p.row.vector as Uint8Array).buffer, (p.row.vector as Uint8Array).byteOffset, (p.row.vector as Uint8Array).byteLength).toString('hex'),
+      p.hash, Buffer.from((p.row.vector as Uint8Array).buffer, (p.row.vector as Uint8Array).byteOffset, (p.row.vector as Uint8Array).byteLength).toString('hex'),
       p.row.dimensions, p.row.id,
     ]))]);
     db.run('UPDATE memories SET embedding_model = ? WHERE id IN (SELECT value FROM json_each(?))', [deps.embeddingModelId as string, JSON.stringify(withVector.map((p) => p.row.id))]);
