@@ -18,17 +18,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '../src/core/clock';
 import { systemClock } from '../src/core/clock';
-import { defaultEngineSettings } from '../src/core/engine/engineConfig';
-import { MemoryEngine } from '../src/core/engine/memoryEngine';
-import { noProgress } from '../src/core/hostContext';
+import type { MemoryEngine } from '../src/core/engine/memoryEngine';
 import { INGEST_BATCH } from '../src/core/ingest/jsonlIngest';
-import { createStreamLogger } from '../src/core/logger';
 import { rememberInTransaction } from '../src/core/memory/remember';
 import type { RememberInput } from '../src/core/memory/remember';
 import type { Embedder } from '../src/core/models/embedder';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
+import { benchEngine } from './benchEngine';
 
 /** Where the dev conversations are read from. */
 export function locomoPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -154,17 +153,20 @@ export function diskCachedEmbedder(inner: Embedder, label: string): Embedder {
 export interface LocomoStore {
   readonly conversation: LocomoConversation;
   readonly store: MemoryStore;
+  /** The engine that wrote the store (default settings); closing it closes the store. */
+  readonly engine: MemoryEngine<MemoryStore>;
   /** Memory id → the dia_ids it holds (a turn deduplicated onto an equal earlier one adds its id there). */
   readonly sourcesById: Map<string, string[]>;
 }
 
-/** One in-memory store for a conversation, written and settled as `agent-memory ingest` does. */
-export async function buildLocomoStore(conversation: LocomoConversation, embedder: Embedder): Promise<LocomoStore> {
+/**
+ * One in-memory store for a conversation, written and settled as `agent-memory ingest` does, by
+ * the engine the CLI and the extension run (default settings, no LLM) on `clock`; the caller keeps
+ * the engine to recall through and closes it.
+ */
+export async function buildLocomoStore(conversation: LocomoConversation, embedder: Embedder, clock: Clock = systemClock): Promise<LocomoStore> {
   const store = await openMemoryStore();
-  // The engine the CLI and the extension run (default settings, no LLM), on the in-memory store; it
-  // stays open with the store, which the caller keeps using for recall.
-  const host = { paths: { storeDir: store.dir, bundledModelsDir: join(__dirname, '..', 'models'), cacheDir: join(__dirname, '..', '.cache') }, logger: createStreamLogger('error'), clock: systemClock, llm: undefined, progress: noProgress };
-  const engine = MemoryEngine.onStore(store, host, defaultEngineSettings(), { mode: 'onDemand', embedder: () => embedder });
+  const engine = benchEngine(store, clock, embedder);
   const deps = engine.rememberDeps();
   const sourcesById = new Map<string, string[]>();
   // ingestMemories() without dropping duplicates' ids: a repeated turn ("Thanks!") is deduplicated
@@ -177,5 +179,5 @@ export async function buildLocomoStore(conversation: LocomoConversation, embedde
     });
   }
   await engine.settle();
-  return { conversation, store, sourcesById };
+  return { conversation, store, engine, sourcesById };
 }

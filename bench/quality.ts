@@ -18,7 +18,15 @@
  * Real set: one store per conversation, built through the ingest write path and job worker
  * (bench/locomo.ts); each question is asked at the conversation's last session date.
  *
- *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only]
+ * Every question is asked through MemoryEngine (the engine the extension and the CLI run, with its
+ * reranker set from the model settings), on engine settings read from the settings table; a
+ * variant is a set of settings overrides (plus a search-config patch for the switches that have no
+ * setting), so the bench measures what users run (bench/benchEngine.ts). The ablation rows toggle
+ * one default each and cover every stage of RECALL_STAGES (STAGE_ABLATIONS; the bench refuses to
+ * run when a stage has none); a summary prints each row's change against full and, on the real
+ * set, on how many conversations R@10 rose or fell.
+ *
+ *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only] [--out file.json]
  * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
  *
  * Memory vectors are stored as the store stores them (STORED_VECTOR_ENCODING, int8) unless
@@ -28,13 +36,14 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultModelDir } from '../src/cli/commands/recall';
 import { ManualClock } from '../src/core/clock';
 import { DEFAULT_EXTRACTION_CONFIG } from '../src/core/config/extractionConfig';
-import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../src/core/config/searchConfig';
-import type { SearchConfig, SearchConfigInput } from '../src/core/config/searchConfig';
+import { DEFAULT_SEARCH_CONFIG } from '../src/core/config/searchConfig';
+import type { SearchConfigInput } from '../src/core/config/searchConfig';
+import type { MemoryEngine } from '../src/core/engine/memoryEngine';
 import { heuristicExtract } from '../src/core/extraction/heuristicExtractor';
 import { applyExtractionPayload } from '../src/core/graph/applyExtraction';
 import { applyGraphOp, graphContext } from '../src/core/graph/graphApply';
@@ -45,20 +54,24 @@ import { insertMemory } from '../src/core/memory/memoryRecords';
 import { STORED_VECTOR_ENCODING, vectorToBlob } from '../src/core/models/vectorStore';
 import type { VectorEncoding } from '../src/core/models/vectorStore';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
-import { recallDetailed } from '../src/core/recall/recallService';
+import type { Embedder } from '../src/core/models/embedder';
 import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest';
+import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
+import { BenchClock, benchEngine, benchSettings, cachingEmbedder, settingDefault } from './benchEngine';
+import type { SettingOverrides } from './benchEngine';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
 import { buildLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
-import type { Embedder } from '../src/core/models/embedder';
 
 const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
 const SYNTHETIC = !process.argv.includes('--real-only');
 const REAL = !process.argv.includes('--synthetic-only');
 const ENCODING = ((): VectorEncoding => { const i = process.argv.indexOf('--vector-encoding'); return i >= 0 && process.argv[i + 1] === 'float32' ? 'float32' : i >= 0 && process.argv[i + 1] === 'int8' ? 'int8' : STORED_VECTOR_ENCODING; })();
+/** `--out name.json`: another results file (runs of two code versions side by side). */
+const OUT_FILE = ((): string | undefined => { const i = process.argv.indexOf('--out'); return i >= 0 ? process.argv[i + 1] : undefined; })();
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -77,50 +90,84 @@ async function embedCached(embedder: QueryEmbedder, texts: readonly string[]): P
   return vecs;
 }
 
-export interface Variant { name: string; only?: RecallOnly; config: SearchConfig }
+/**
+ * One way of running recall: the settings a user would set (settings-table keys) plus, for the
+ * switches that have no setting (idf-weighted hits, question words, feedback, cosine
+ * normalisation), a search-configuration patch; every variant runs through MemoryEngine.
+ */
+export interface Variant { name: string; only?: RecallOnly; settings?: SettingOverrides; search?: SearchConfigInput }
 
-const v = (name: string, input: SearchConfigInput, only?: RecallOnly): Variant => ({ name, config: resolveSearchConfig(input), ...(only ? { only } : {}) });
+const v = (name: string, settings: SettingOverrides = {}, search?: SearchConfigInput, only?: RecallOnly): Variant => ({ name, settings, ...(search ? { search } : {}), ...(only ? { only } : {}) });
 
-const D = DEFAULT_SEARCH_CONFIG;
-/** Arms and fusion only: every graph, temporal, dampening, currentness, facet and neighbour stage off, rerank off. */
-const BARE: SearchConfigInput = {
-  graphBoost: { ...D.graphBoost, enabled: false }, traversal: { ...D.traversal, enabled: false }, facets: { ...D.facets, enabled: false },
-  temporalPrior: { ...D.temporalPrior, enabled: false }, recency: { ...D.recency, enabled: false }, currentness: { ...D.currentness, enabled: false },
-  dampening: { ...D.dampening, gravityEnabled: false, hubEnabled: false, resolutionEnabled: false }, rerank: { ...D.rerank, enabled: false },
-  neighbours: { ...D.neighbours, enabled: false },
-};
+/** The settings that switch every graph, temporal, dampening, currentness, facet and neighbour stage and rerank. */
+const STAGE_SETTINGS = [
+  'search.graphBoostEnabled', 'search.traversalEnabled', 'search.facetsEnabled', 'search.temporalPriorEnabled', 'search.recencyEnabled',
+  'search.currentnessEnabled', 'search.gravityDampeningEnabled', 'search.hubDampeningEnabled', 'search.resolutionBoostEnabled',
+  'search.rerankEnabled', 'search.sessionNeighboursEnabled',
+];
+/** Arms and fusion only: every stage setting off. */
+const BARE: SettingOverrides = Object.fromEntries(STAGE_SETTINGS.map((k) => [k, false]));
 
-/** A stage switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
-function toggle(label: string, on: boolean, input: (on: boolean) => SearchConfigInput): Variant {
-  return v(`${on ? 'no' : 'with'} ${label}`, input(!on));
+/** A setting switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
+function toggleSetting(label: string, key: string): Variant {
+  const on = settingDefault(key) === true;
+  return v(`${on ? 'no' : 'with'} ${label}`, { [key]: !on });
 }
+
+/** A switch without a setting (its default is DEFAULT_SEARCH_CONFIG's), toggled the same way. */
+function toggleSearch(label: string, on: boolean, input: (on: boolean) => SearchConfigInput): Variant {
+  return v(`${on ? 'no' : 'with'} ${label}`, {}, input(!on));
+}
+
+/**
+ * Which ablation rows switch each stage of RECALL_STAGES (recallStages.ts) off or on: main()
+ * refuses to run when a stage has no row, so a new stage cannot go unmeasured. `window` only cuts
+ * the list and always runs.
+ */
+export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
+  sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
+  window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
+};
 
 function variants(): Variant[] {
   const d = DEFAULT_SEARCH_CONFIG;
   return [
-    v('full', {}),
-    v('lexical-only', {}, 'lexical'),
-    v('vector-only', {}, 'vector'),
-    toggle('term probing', d.lexical.probing, (x) => ({ lexical: { ...d.lexical, probing: x } })),
-    toggle('idf-weighted hits', d.lexical.idfHits, (x) => ({ lexical: { ...d.lexical, idfHits: x } })),
-    toggle('question words dropped', d.lexical.questionWords, (x) => ({ lexical: { ...d.lexical, questionWords: x } })),
-    toggle('feedback', d.feedback.enabled, (x) => ({ feedback: { ...d.feedback, enabled: x } })),
-    toggle('cosine normalisation', d.vector.normalise, (x) => ({ vector: { ...d.vector, normalise: x } })),
-    toggle('hints', d.hints.enabled, (x) => ({ hints: { ...d.hints, enabled: x } })),
-    toggle('graph boost', d.graphBoost.enabled, (x) => ({ graphBoost: { ...d.graphBoost, enabled: x } })),
-    toggle('traversal', d.traversal.enabled, (x) => ({ traversal: { ...d.traversal, enabled: x } })),
-    toggle('facet coverage', d.facets.enabled, (x) => ({ facets: { ...d.facets, enabled: x } })),
-    toggle('temporal prior', d.temporalPrior.enabled, (x) => ({ temporalPrior: { ...d.temporalPrior, enabled: x } })),
-    toggle('recency tie-break', d.recency.enabled, (x) => ({ recency: { ...d.recency, enabled: x } })),
-    toggle('currentness', d.currentness.enabled, (x) => ({ currentness: { ...d.currentness, enabled: x } })),
-    toggle('gravity', d.dampening.gravityEnabled, (x) => ({ dampening: { ...d.dampening, gravityEnabled: x } })),
-    toggle('hub', d.dampening.hubEnabled, (x) => ({ dampening: { ...d.dampening, hubEnabled: x } })),
-    toggle('resolution', d.dampening.resolutionEnabled, (x) => ({ dampening: { ...d.dampening, resolutionEnabled: x } })),
-    toggle('rerank', d.rerank.enabled, (x) => ({ rerank: { ...d.rerank, enabled: x } })),
-    toggle('session neighbours', d.neighbours.enabled, (x) => ({ neighbours: { ...d.neighbours, enabled: x } })),
+    v('full'),
+    v('lexical-only', {}, undefined, 'lexical'),
+    v('vector-only', {}, undefined, 'vector'),
+    toggleSetting('term probing', 'search.termProbing'),
+    toggleSearch('idf-weighted hits', d.lexical.idfHits, (x) => ({ lexical: { idfHits: x } })),
+    toggleSearch('question words dropped', d.lexical.questionWords, (x) => ({ lexical: { questionWords: x } })),
+    toggleSearch('feedback', d.feedback.enabled, (x) => ({ feedback: { enabled: x } })),
+    toggleSearch('cosine normalisation', d.vector.normalise, (x) => ({ vector: { normalise: x } })),
+    toggleSetting('hints', 'search.hintsEnabled'),
+    toggleSetting('graph boost', 'search.graphBoostEnabled'),
+    toggleSetting('traversal', 'search.traversalEnabled'),
+    toggleSetting('facet coverage', 'search.facetsEnabled'),
+    toggleSetting('temporal prior', 'search.temporalPriorEnabled'),
+    toggleSearch('date window', d.dateWindow.enabled, (x) => ({ dateWindow: { enabled: x } })),
+    toggleSetting('recency tie-break', 'search.recencyEnabled'),
+    toggleSetting('currentness', 'search.currentnessEnabled'),
+    toggleSetting('gravity', 'search.gravityDampeningEnabled'),
+    toggleSetting('hub', 'search.hubDampeningEnabled'),
+    toggleSetting('resolution', 'search.resolutionBoostEnabled'),
+    toggleSetting('rerank', 'search.rerankEnabled'),
+    toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
     v('bare fusion', BARE),
-    v('bare fusion + rerank', { ...BARE, rerank: { ...d.rerank, enabled: true } }),
+    v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }),
   ];
+}
+
+/** The ablation row names of `label` ("no X" / "with X"). */
+const rowsOf = (label: string): string[] => [`no ${label}`, `with ${label}`];
+
+/** Fails when a stage of RECALL_STAGES has no ablation row (or a row names no variant). */
+function checkAblationCoverage(names: readonly string[]): void {
+  for (const stage of RECALL_STAGES) {
+    const labels = STAGE_ABLATIONS[stage.id];
+    if (!labels) throw new Error(`bench/quality.ts: stage ${stage.id} has no ablation row (STAGE_ABLATIONS)`);
+    for (const label of labels) if (!rowsOf(label).some((n) => names.includes(n))) throw new Error(`bench/quality.ts: ablation row ${label} of stage ${stage.id} is not a variant`);
+  }
 }
 
 export async function buildStore(embedder: QueryEmbedder): Promise<{ store: MemoryStore; idToSource: Map<string, string>; buildMs: number }> {
@@ -148,28 +195,23 @@ export async function buildStore(embedder: QueryEmbedder): Promise<{ store: Memo
   return { store, idToSource, buildMs: Date.now() - t0 };
 }
 
-/** Embeds every question once; recall then gets the cached vector (variants differ only in ranking). */
-export function cachingEmbedder(inner: QueryEmbedder, cache: Map<string, Float32Array>): QueryEmbedder {
-  return {
-    id: inner.id, dims: inner.dims,
-    embed: async (texts) => {
-      const missing = texts.filter((t) => !cache.has(t));
-      if (missing.length) (await inner.embed(missing)).forEach((vec, i) => cache.set(missing[i] as string, vec));
-      return texts.map((t) => cache.get(t) as Float32Array);
-    },
-  };
-}
-
 /** A question of either set, as evaluate() needs it. */
 interface AskedQuestion { query: string; gold: readonly string[]; category: string; project?: string; nowMs: number }
 
-/** Ranks every question with one variant; `sourcesOf` maps a memory id to the ids the gold uses. */
-export async function evaluate(store: MemoryStore, sourcesOf: (id: string) => readonly string[], questions: readonly AskedQuestion[], embedder: QueryEmbedder, variant: Variant): Promise<QuestionScore[]> {
+/** One store of a development set with the engine that asks it and the clock each question sets. */
+interface EvalPart { id: string; engine: MemoryEngine<MemoryStore>; clock: BenchClock; sourcesOf: (id: string) => readonly string[]; questions: AskedQuestion[] }
+
+/**
+ * Ranks every question with one variant through the engine (its settings swapped for the
+ * variant's, as a settings change does); `sourcesOf` maps a memory id to the ids the gold uses.
+ */
+export async function evaluate(part: EvalPart, questions: readonly AskedQuestion[], variant: Variant): Promise<QuestionScore[]> {
+  part.engine.updateSettings(benchSettings(variant.settings, variant.search));
   const scores: QuestionScore[] = [];
   for (const q of questions) {
-    const out = await recallDetailed(store, { query: q.query, limit: 10, ...(q.project ? { project: q.project } : {}), ...(variant.only ? { only: variant.only } : {}) },
-      { clock: new ManualClock(q.nowMs), embedder, config: variant.config, track: false }, false);
-    scores.push(scoreQuestion(q, out.items.flatMap((r) => sourcesOf(r.id))));
+    part.clock.set(q.nowMs);
+    const out = await part.engine.recallDetailed({ query: q.query, limit: 10, ...(q.project ? { project: q.project } : {}), ...(variant.only ? { only: variant.only } : {}) }, { track: false, explain: false });
+    scores.push(scoreQuestion(q, out.items.flatMap((r) => part.sourcesOf(r.id))));
   }
   return scores;
 }
@@ -180,23 +222,23 @@ const fmt = (r: AggregateReport): string => `R@5 ${r.overall.recallAt5.toFixed(3
 /** One development set ready to be asked: its stores (one, or one per conversation) and questions. */
 interface EvalSet {
   readonly name: string;
-  readonly parts: Array<{ id: string; store: MemoryStore; sourcesOf: (id: string) => readonly string[]; questions: AskedQuestion[] }>;
+  readonly parts: EvalPart[];
 }
 
 interface SetRun { overall: AggregateReport; byPart: Record<string, AggregateScore> }
 
-async function runSet(set: EvalSet, embedder: QueryEmbedder, variant: Variant): Promise<SetRun> {
+async function runSet(set: EvalSet, variant: Variant): Promise<SetRun> {
   const all: QuestionScore[] = [];
   const byPart: Record<string, AggregateScore> = {};
   for (const part of set.parts) {
-    const scores = await evaluate(part.store, part.sourcesOf, part.questions, embedder, variant);
+    const scores = await evaluate(part, part.questions, variant);
     byPart[part.id] = aggregate(scores).overall;
     all.push(...scores);
   }
   return { overall: aggregate(all), byPart };
 }
 
-async function syntheticSet(real: QueryEmbedder, embedder: QueryEmbedder): Promise<EvalSet> {
+async function syntheticSet(real: QueryEmbedder, embedder: Embedder): Promise<EvalSet> {
   const { questions: all } = loadDevSet();
   const questions = QUICK ? all.filter((_, i) => i % 4 === 0) : all;
   const { store, idToSource, buildMs } = await buildStore(real);
@@ -207,23 +249,26 @@ async function syntheticSet(real: QueryEmbedder, embedder: QueryEmbedder): Promi
   }));
   console.log(`synthetic set: ${idToSource.size} memories, ${questions.length} questions; graph ${JSON.stringify(graph)}; built in ${buildMs} ms`);
   const fallbackNow = Date.parse('2026-01-01T00:00:00Z');
+  const clock = new BenchClock();
   return {
     name: 'synthetic',
     parts: [{
-      id: 'devset', store, sourcesOf: (id) => [idToSource.get(id) ?? id],
+      id: 'devset', engine: benchEngine(store, clock, embedder), clock, sourcesOf: (id) => [idToSource.get(id) ?? id],
       questions: questions.map((q) => ({ query: q.query, gold: q.gold, category: q.category, ...(q.project ? { project: q.project } : {}), nowMs: q.asOf ? Date.parse(q.asOf) : fallbackNow })),
     }],
   };
 }
 
-async function realSet(inner: Embedder, embedder: QueryEmbedder): Promise<EvalSet | undefined> {
+async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promise<EvalSet | undefined> {
   const loaded = loadLocomo();
   if ('absent' in loaded) { console.log(loaded.absent); return undefined; }
-  const cached = diskCachedEmbedder(inner, 'locomo-vectors');
+  // Memory and question vectors kept on disk across runs, and in memory for the variants.
+  const embedder = cachingEmbedder(diskCachedEmbedder(inner, 'locomo-vectors'), cache);
   const parts: EvalSet['parts'] = [];
   for (const conv of loaded.conversations) {
     const t0 = Date.now();
-    const built = await buildLocomoStore(conv, cached);
+    const clock = new BenchClock();
+    const built = await buildLocomoStore(conv, embedder, clock);
     const questions = QUICK ? conv.questions.filter((_, i) => i % 4 === 0) : conv.questions;
     await embedder.embed(questions.map((q) => q.query));
     const stats = built.store.read((db) => ({
@@ -233,7 +278,7 @@ async function realSet(inner: Embedder, embedder: QueryEmbedder): Promise<EvalSe
     }));
     console.log(`real set ${conv.id}: ${conv.memories.length} turns -> ${JSON.stringify(stats)}, ${questions.length} questions; built in ${Date.now() - t0} ms`);
     const nowMs = Date.parse(conv.endsAt) + 86_400_000;
-    parts.push({ id: conv.id, store: built.store, sourcesOf: (id) => built.sourcesById.get(id) ?? [id], questions: questions.map((q) => ({ ...q, nowMs })) });
+    parts.push({ id: conv.id, engine: built.engine, clock, sourcesOf: (id) => built.sourcesById.get(id) ?? [id], questions: questions.map((q) => ({ ...q, nowMs })) });
   }
   return { name: 'real', parts };
 }
@@ -264,29 +309,67 @@ function leaveOneOut(sweep: Record<string, SetRun>): { perFold: Record<string, n
   return { perFold, heldOutRecallAt10: count ? total / count : 0 };
 }
 
+/** One toggle row against full: the change of each figure, and on how many parts R@10 rose or fell. */
+interface AblationRow { dR5: number; dR10: number; dMrr: number; partsUp: number; partsDown: number; parts: number }
+
+/** Every "no X" / "with X" row against full (what switching that one default does). */
+function ablation(results: Record<string, SetRun>): Record<string, AblationRow> {
+  const full = results.full;
+  const out: Record<string, AblationRow> = {};
+  if (!full) return out;
+  for (const [name, run] of Object.entries(results)) {
+    if (!/^(no|with) /.test(name)) continue;
+    let up = 0, down = 0;
+    for (const [part, sc] of Object.entries(run.byPart)) {
+      const d = sc.recallAt10 - (full.byPart[part] as AggregateScore).recallAt10;
+      if (d > 1e-9) up++; else if (d < -1e-9) down++;
+    }
+    const round = (x: number): number => Number(x.toFixed(4));
+    out[name] = {
+      dR5: round(run.overall.overall.recallAt5 - full.overall.overall.recallAt5), dR10: round(run.overall.overall.recallAt10 - full.overall.overall.recallAt10),
+      dMrr: round(run.overall.overall.mrr - full.overall.overall.mrr), partsUp: up, partsDown: down, parts: Object.keys(run.byPart).length,
+    };
+  }
+  return out;
+}
+
+/** One line per toggle: the change against full on each set (R@10 rising means the default costs recall). */
+function printAblation(setNames: readonly string[], out: Record<string, { ablation: Record<string, AblationRow> }>): void {
+  const rows = [...new Set(setNames.flatMap((n) => Object.keys(out[n]?.ablation ?? {})))];
+  if (rows.length === 0) return;
+  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  console.log(`\nablation (toggled minus full)   ${setNames.map((n) => `${n}: dR@5 dR@10 dMRR [parts R@10 up/down]`.padEnd(48)).join(' ')}`);
+  for (const row of rows) {
+    console.log(`${row.padEnd(31)} ${setNames.map((n) => {
+      const a = out[n]?.ablation[row];
+      return (a ? `${signed(a.dR5)} ${signed(a.dR10)} ${signed(a.dMrr)}${a.parts > 1 ? ` [${a.partsUp}/${a.partsDown} of ${a.parts}]` : ''}` : '').padEnd(48);
+    }).join(' ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
   if (!modelDir) throw new Error('The default model (models/use-lite) was not found; build it first (npm run build).');
   const real = new WorkerEmbedder({ modelDir });
   const sets: EvalSet[] = [];
   try {
+    checkAblationCoverage(variants().map((x) => x.name));
     const cache = new Map<string, Float32Array>();
-    const embedder = cachingEmbedder(real, cache);
-    if (SYNTHETIC) sets.push(await syntheticSet(real, embedder));
-    const r = REAL ? await realSet(real, embedder) : undefined;
+    if (SYNTHETIC) sets.push(await syntheticSet(real, cachingEmbedder(real, cache)));
+    const r = REAL ? await realSet(real, cache) : undefined;
     if (r) sets.push(r);
     const out: Record<string, unknown> = {};
     for (const set of sets) {
       const sweep: Record<string, SetRun> = {};
       for (const alpha of NO_SWEEP ? [] : ALPHAS) {
-        sweep[String(alpha)] = await runSet(set, embedder, { name: `alpha ${alpha}`, config: resolveSearchConfig({ alpha }) });
+        sweep[String(alpha)] = await runSet(set, v(`alpha ${alpha}`, { 'search.alpha': alpha }));
         console.log(`${set.name} alpha ${alpha.toFixed(1)}: ${fmt((sweep[String(alpha)] as SetRun).overall)}`);
       }
       const loo = set.parts.length > 1 && !NO_SWEEP ? leaveOneOut(sweep) : undefined;
       if (loo) console.log(`${set.name} alpha leave-one-conversation-out: ${JSON.stringify(loo.perFold)}, held-out R@10 ${loo.heldOutRecallAt10.toFixed(3)}`);
       const results: Record<string, SetRun> = {};
       for (const variant of variants().filter((x) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(x.name))) {
-        results[variant.name] = await runSet(set, embedder, variant);
+        results[variant.name] = await runSet(set, variant);
         console.log(`${set.name} ${variant.name.padEnd(22)} ${fmt((results[variant.name] as SetRun).overall)}`);
       }
       out[set.name] = {
@@ -294,6 +377,7 @@ async function main(): Promise<void> {
         alphaSweep: Object.fromEntries(Object.entries(sweep).map(([k, x]) => [k, x.overall.overall])),
         ...(loo ? { alphaLeaveOneOut: loo } : {}),
         variants: Object.fromEntries(Object.entries(results).map(([k, x]) => [k, { ...x.overall, byPart: x.byPart }])),
+        ablation: ablation(results),
       };
     }
     // Side by side: R@5 R@10 MRR per set, then per category.
@@ -302,6 +386,7 @@ async function main(): Promise<void> {
     for (const n of names) {
       console.log(`${n.padEnd(22)} ${sets.map((x) => { const r = (out[x.name] as { variants: Record<string, AggregateReport> }).variants[n]; return r ? fmtScore(r.overall).padEnd(26) : ''.padEnd(26); }).join(' ')}`);
     }
+    printAblation(sets.map((x) => x.name), out as Record<string, { ablation: Record<string, AblationRow> }>);
     for (const x of sets) {
       const full = (out[x.name] as { variants: Record<string, AggregateReport> }).variants.full;
       if (!full) continue;
@@ -309,13 +394,13 @@ async function main(): Promise<void> {
     }
     mkdirSync(join(__dirname, 'results'), { recursive: true });
     // One set alone (run in parallel on a busy machine) writes its own file.
-    const file = SYNTHETIC && REAL ? 'quality.json' : SYNTHETIC ? 'quality-synthetic.json' : 'quality-real.json';
+    const file = OUT_FILE ?? (SYNTHETIC && REAL ? 'quality.json' : SYNTHETIC ? 'quality-synthetic.json' : 'quality-real.json');
     writeFileSync(join(__dirname, 'results', file), JSON.stringify({
-      date: new Date().toISOString(), embedder: real.id, quick: QUICK, vectorEncoding: ENCODING, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
+      date: new Date().toISOString(), loadAverage: loadavg().map((x) => Number(x.toFixed(2))), embedder: real.id, quick: QUICK, vectorEncoding: ENCODING, defaults: { alpha: DEFAULT_SEARCH_CONFIG.alpha }, sets: out,
     }, null, 2) + '\n');
     console.log(`wrote bench/results/${file}`);
   } finally {
-    for (const set of sets) for (const p of set.parts) await p.store.close();
+    for (const set of sets) for (const p of set.parts) await p.engine.close();
     await real.dispose();
   }
 }

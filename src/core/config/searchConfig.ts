@@ -129,6 +129,16 @@ export interface TraversalConfig {
   readonly minSpecificity: number;
 }
 
+/** Date window (dateWindow.ts): candidates created around a date the query names. */
+export interface DateWindowConfig {
+  readonly enabled: boolean;
+  /** Score × (1 + boost) inside the window. */
+  readonly boost: number;
+  /** Days the window reaches before the named day/month/year and after it. */
+  readonly beforeDays: number;
+  readonly afterDays: number;
+}
+
 export interface FacetConfig {
   readonly enabled: boolean;
   /** Facet coverage: +0.08 per newly covered facet, −0.02 per repeated one. */
@@ -261,6 +271,7 @@ export interface SearchConfig {
   readonly traversal: TraversalConfig;
   readonly facets: FacetConfig;
   readonly temporalPrior: TemporalPriorConfig;
+  readonly dateWindow: DateWindowConfig;
   readonly recency: RecencyConfig;
   readonly currentness: CurrentnessConfig;
   readonly dampening: DampeningConfig;
@@ -287,6 +298,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   },
   facets: { enabled: true, newFacetBonus: 0.08, repeatPenalty: 0.02, idfWeighted: true },
   temporalPrior: { enabled: true, maxBoost: 0.3, halfLifeDays: 14, referenceWindow: 5 },
+  dateWindow: { enabled: true, boost: 0.3, beforeDays: 7, afterDays: 14 },
   recency: { enabled: false, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
   currentness: { enabled: true, onlySuperseded: 0.65, someSuperseded: 0.85, onlyActive: 1.03 },
   dampening: {
@@ -322,7 +334,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
   const lx = input.lexical ?? {}, vc = input.vector ?? {}, hi = input.hints ?? {}, gb = input.graphBoost ?? {};
   const tr = input.traversal ?? {}, fc = input.facets ?? {}, tp = input.temporalPrior ?? {}, rc = input.recency ?? {};
   const cu = input.currentness ?? {}, dp = input.dampening ?? {}, rr = input.rerank ?? {};
-  const nb = input.neighbours ?? {}, fb = input.feedback ?? {};
+  const nb = input.neighbours ?? {}, fb = input.feedback ?? {}, dw = input.dateWindow ?? {};
   const rankStep = num(rc.rankStep, d.recency.rankStep, 0.001, 1);
   return {
     alpha: num(input.alpha, d.alpha, 0, 1),
@@ -366,6 +378,10 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       enabled: bool(tp.enabled, d.temporalPrior.enabled), maxBoost: num(tp.maxBoost, d.temporalPrior.maxBoost, 0, 1),
       halfLifeDays: num(tp.halfLifeDays, d.temporalPrior.halfLifeDays, 0.1, 3650),
       referenceWindow: int(tp.referenceWindow, d.temporalPrior.referenceWindow, 1, 500),
+    },
+    dateWindow: {
+      enabled: bool(dw.enabled, d.dateWindow.enabled), boost: num(dw.boost, d.dateWindow.boost, 0, 1),
+      beforeDays: num(dw.beforeDays, d.dateWindow.beforeDays, 0, 3650), afterDays: num(dw.afterDays, d.dateWindow.afterDays, 0, 3650),
     },
     recency: {
       enabled: bool(rc.enabled, d.recency.enabled), halfLifeDays: num(rc.halfLifeDays, d.recency.halfLifeDays, 0.1, 3650),

@@ -14,6 +14,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'would', 'will', 'shall', 'may', 'might', 'must', 'there', 'here', 'so', 'than', 'too', 'very', 'just',
   'not', 'no', 'any', 'some', 'all', 'each', 'also', 'again', 'still', 'tell', 'please', 'know', 'use', 'used',
   'using', 'get', 'got', 'one', 'thing', 'things', 'whats', 's', 't', 'don', 'doesn', 'didn', 'isn', 'aren',
+  // Object and possessive pronouns ("what did her kids paint?"): common English stop lists hold
+  // them, they match half of a conversation and say nothing of the answer (docs/recall-design.md,
+  // "Third round").
+  'his', 'her', 'hers', 'him', 'himself', 'herself', 'itself', 'themselves', 'myself', 'ourselves', 'yourself', 'yourselves', 'theirs', 'ours', 'yours',
   // Intent cues (freshness and history words steer the temporal stages, they are not content).
   'current', 'currently', 'latest', 'recent', 'recently', 'now', 'today', 'previously', 'formerly', 'originally', 'earlier',
   '的', '了', '是', '在', '和', '我', '我们', '你', '他', '她', '它', '这', '那', '什么', '怎么', '如何', '吗', '呢', '吧', '啊',

@@ -10,6 +10,7 @@ import type { SearchConfig } from '../config/searchConfig';
 import type { RerankOptions } from '../models/rerank';
 import type { MemoryStore } from '../store/storeTypes';
 import { applyCurrentness } from './currentness';
+import { applyDateWindow } from './dateWindow';
 import { applyDampening } from './dampening';
 import { shapeByFacetCoverage } from './facetCoverage';
 import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
@@ -86,6 +87,13 @@ const temporalPriorStage: RecallStage = {
   apply: (cands, { req, cfg, gathered, now }) => applyTemporalPrior(cands, req.query, now, hasTimeBounds(gathered.filter), cfg.temporalPrior),
 };
 
+/** Candidates created around a date the query names up (dateWindow.ts). */
+const dateWindowStage: RecallStage = {
+  id: 'dateWindow',
+  enabled: (cfg) => cfg.dateWindow.enabled,
+  apply: (cands, { req, cfg, gathered }) => applyDateWindow(cands, req.query, hasTimeBounds(gathered.filter), cfg.dateWindow),
+};
+
 /**
  * Rerank of the head (rerankHead.ts) with the reranker the deps choose (recallReranker.ts); its
  * head size and timeout come from that choice (models.rerankTopN / rerankTimeoutMs, or the
@@ -153,7 +161,7 @@ const facetStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  sessionNeighboursStage, graphBoostStage, temporalPriorStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
+  sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

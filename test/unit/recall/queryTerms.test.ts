@@ -9,6 +9,11 @@ describe('recall query terms', () => {
     assert.deepEqual(queryTerms('How do I run the integration tests?', 8), ['run', 'integration', 'tests']);
   });
 
+  it('drops object and possessive pronouns, like the other stop words', () => {
+    assert.deepEqual(queryTerms('What did Mel and her kids paint for him?', 8), ['mel', 'kids', 'paint']);
+    assert.deepEqual(significantTokens('his guitar and hers'), ['guitar']);
+  });
+
   it('strips Chinese question shells (好了吗, 是多少, 吗, 呢)', () => {
     assert.deepEqual(queryTerms('体系7审计好了吗？', 8), ['体系', '审计']);
     assert.deepEqual(queryTerms('发布端口是多少', 8), ['发布端口']);
