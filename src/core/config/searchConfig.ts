@@ -302,7 +302,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   recency: { enabled: false, halfLifeDays: 30, maxBonus: 0.15, rankStep: 0.1 },
   currentness: { enabled: true, onlySuperseded: 0.65, someSuperseded: 0.85, onlyActive: 1.03 },
   dampening: {
-    gravityEnabled: true, gravityThreshold: 0.3, gravityPenalty: 0.5,
+    gravityEnabled: false, gravityThreshold: 0.3, gravityPenalty: 0.5,
     hubEnabled: false, hubPercentile: 0.9, hubPenalty: 0.7, hubMinMentions: 10,
     resolutionEnabled: true, resolutionBoost: 1.2, resolutionMinChars: 50,
   },

@@ -197,7 +197,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Lower memories whose facts were superseded by newer ones.",
   },
   {
-    key: 'search.gravityDampeningEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.dampening.gravityEnabled',
+    key: 'search.gravityDampeningEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.dampening.gravityEnabled',
     description: "Dampen results that match only by meaning and share no word with the query.",
   },
   {

@@ -29,7 +29,7 @@ const CASES: readonly SearchCase[] = [
   { key: 'search.recencyEnabled', value: true },
   { key: 'search.recencyHalfLifeDays', value: 1, base: { 'search.recencyEnabled': true } },
   { key: 'search.currentnessEnabled', value: false },
-  { key: 'search.gravityDampeningEnabled', value: false },
+  { key: 'search.gravityDampeningEnabled', value: true },
   { key: 'search.hubDampeningEnabled', value: true },
   { key: 'search.resolutionBoostEnabled', value: false },
   { key: 'search.rerankEnabled', value: false },
