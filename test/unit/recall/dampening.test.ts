@@ -9,11 +9,12 @@ const d = DEFAULT_SEARCH_CONFIG.dampening;
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
 const long = (s: string): string => s + ' — padded so the content is well over fifty characters long.';
 
+// Gravity is off by default (docs/recall-design.md); these tests switch it on to test the stage.
 describe('recall dampening: gravity', () => {
   it('halves a semantic-only match above 0.3 sharing no query word', () => {
     const c = cand('v', 0.6, { content: long('Kubernetes ingress controller'), channels: { semantic: 0.8 } });
     const hit = cand('l', 0.5, { content: 'the postgres port', channels: { lexical: 0.5 } });
-    applyDampening([c, hit], ['postgres', 'port'], undefined, { ...d, resolutionEnabled: false });
+    applyDampening([c, hit], ['postgres', 'port'], undefined, { ...d, gravityEnabled: true, resolutionEnabled: false });
     close(c.score, 0.3);
     assert.equal(c.explain.penalties[0]?.stage, 'gravity');
   });
@@ -21,7 +22,7 @@ describe('recall dampening: gravity', () => {
   it('does not fire when no candidate shares a word with the query (the answer may share none)', () => {
     const best = cand('v', 0.6, { content: long('Install Node 20, then npm install'), channels: { semantic: 0.8 } });
     const other = cand('w', 0.25, { content: 'coffee machine', channels: { semantic: 0.3 } });
-    const out = applyDampening([best, other], ['prepare', 'laptop'], undefined, { ...d, resolutionEnabled: false });
+    const out = applyDampening([best, other], ['prepare', 'laptop'], undefined, { ...d, gravityEnabled: true, resolutionEnabled: false });
     assert.deepEqual([out[0]?.id, best.score], ['v', 0.6]);
   });
 
@@ -29,7 +30,7 @@ describe('recall dampening: gravity', () => {
     const lex = cand('l', 0.6, { content: 'unrelated words', channels: { lexical: 0.5, semantic: 0.8 } });
     const overlap = cand('o', 0.6, { content: 'the postgres server', channels: { semantic: 0.8 } });
     const low = cand('w', 0.3, { content: 'unrelated words', channels: { semantic: 0.4 } });
-    applyDampening([lex, overlap, low], ['postgres'], undefined, { ...d, resolutionEnabled: false });
+    applyDampening([lex, overlap, low], ['postgres'], undefined, { ...d, gravityEnabled: true, resolutionEnabled: false });
     assert.deepEqual([lex.score, overlap.score, low.score], [0.6, 0.6, 0.3]);
     const off = cand('v', 0.6, { content: 'unrelated', channels: { semantic: 0.8 } });
     applyDampening([off], ['postgres'], undefined, { ...d, gravityEnabled: false, resolutionEnabled: false });
