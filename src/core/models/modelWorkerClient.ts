@@ -52,6 +52,7 @@ export class ModelWorkerClient {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
   private readonly pending = new Map<number | 'load', Pending>();
+  private readonly inFlight = new Set<Promise<EmbedWorkerResponse>>();
   private nextId = 1;
 
   constructor(private readonly options: ModelWorkerOptions) {}
@@ -90,8 +91,18 @@ export class ModelWorkerClient {
     return this.send(id, { ...work, id });
   }
 
+  /**
+   * Stops the worker. A load or run in flight is given up to DISPOSE_GRACE_MS to finish first:
+   * terminating a worker while ONNX Runtime's native code is creating a session or running it
+   * aborts the whole process (an uncaught native exception), and in VS Code that process is the
+   * extension host. New requests start a fresh worker meanwhile.
+   */
   async dispose(): Promise<void> {
     const worker = this.worker;
+    const busy = [...this.inFlight];
+    this.worker = undefined;
+    this.ready = undefined;
+    if (worker && busy.length > 0) await settledWithin(busy, DISPOSE_GRACE_MS);
     this.reset(new MemoryError('E_CANCELLED', 'The model was unloaded.'));
     if (worker) await worker.terminate();
   }
@@ -99,11 +110,15 @@ export class ModelWorkerClient {
   private send(key: number | 'load', message: EmbedWorkerRequest): Promise<EmbedWorkerResponse> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new MemoryError('E_MODEL_LOAD', 'The model worker is not running.'));
-    return new Promise((resolve, reject) => {
+    const sent = new Promise<EmbedWorkerResponse>((resolve, reject) => {
       this.pending.set(key, { resolve, reject });
       worker.ref();
       worker.postMessage(message);
     });
+    this.inFlight.add(sent);
+    const done = (): void => { this.inFlight.delete(sent); };
+    sent.then(done, done);
+    return sent;
   }
 
   private onMessage(m: EmbedWorkerResponse): void {
@@ -123,4 +138,16 @@ export class ModelWorkerClient {
     this.pending.clear();
     for (const w of waiters) w.reject(error);
   }
+}
+
+/** How long dispose() lets a model load or run in flight finish before terminating the worker. */
+const DISPOSE_GRACE_MS = 30_000;
+
+/** Resolves when every promise has settled, or after `ms`, whichever comes first (never rejects). */
+function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    void Promise.allSettled(promises).then(() => { clearTimeout(timer); resolve(); });
+  });
 }
