@@ -12,7 +12,9 @@
  * Goals: 4 × 2,500 within 60 s, lag p95 ≤ 2 s, 100k pulled and searchable within 5 minutes.
  * Writes bench/results/team.json.
  *
- *   node --require tsx/cjs bench/team.ts [--per-client 2500] [--lag-samples 100] [--large 100000] [--skip-large | --only-large]
+ * The server keeps PostgreSQL's durable defaults (fsync on) unless --fast-server.
+ *
+ *   node --require tsx/cjs bench/team.ts [--per-client 2500] [--lag-samples 100] [--large 100000] [--skip-large | --only-large] [--fast-server]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,8 @@ const LARGE = Number(argOf('large', '100000'));
 const SKIP_LARGE = args.includes('--skip-large');
 /** --only-large: phase 3 only (writes bench/results/team-pull.json). */
 const ONLY_LARGE = args.includes('--only-large');
+/** --fast-server: the tests' server settings (fsync off); by default the server runs with PostgreSQL's durable defaults. */
+const DURABLE_SERVER = !args.includes('--fast-server');
 const DIMS = 512;
 const MODEL = 'bench-bow-512';
 
@@ -128,11 +132,11 @@ async function childPull(url: string, project: string, probeText: string): Promi
 }
 
 async function main(): Promise<void> {
-  const pg = await startPostgres();
+  const pg = await startPostgres({ durable: DURABLE_SERVER });
   const started = Date.now();
   const roles = ['b1', 'b2', 'b3', 'b4'];
   const passwords = new Map<string, string>();
-  const result: Record<string, unknown> = { date: new Date().toISOString(), loadavgAtStart: loadavg().map((n) => round(n)), cores: 2, postgres: 'Debian postgresql 15, fsync off (bench harness)' };
+  const result: Record<string, unknown> = { date: new Date().toISOString(), loadavgAtStart: loadavg().map((n) => round(n)), cores: 2, postgres: `Debian postgresql 15, ${DURABLE_SERVER ? 'fsync and full_page_writes on (PostgreSQL defaults)' : 'fsync off (--fast-server)'}` };
   try {
     await initTeamServer({ connectionString: pg.url(ADMIN_ROLE), password: pg.adminPassword });
     for (const r of roles) { passwords.set(r, `pw-${r}-${Math.random().toString(36).slice(2)}`); await pg.createRole(r, passwords.get(r) as string, MEMBER_ROLE); }

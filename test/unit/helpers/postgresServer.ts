@@ -14,8 +14,10 @@
  *   role; the bootstrap superuser has a random password too.
  * - Cleanup: `stop()` does a fast shutdown (SIGINT), waits for the exit and removes the folder; an
  *   exit hook kills a server a crashed test run left behind.
- * fsync is off: the tests stop the server cleanly (never crash it), so durability of the OS cache
- * is not under test and the 2-core machines stay fast.
+ * fsync is off by default: the tests stop the server cleanly (never crash it), so durability of
+ * the OS cache is not under test and the 2-core machines stay fast. `{ durable: true }` keeps
+ * PostgreSQL's own defaults (fsync and full-page writes on), as a production server runs: the
+ * bench uses it, so its sizing figures include the server's commits (docs/team.md, "Sizing").
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -105,7 +107,13 @@ function installExitHook(): void {
 const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 const quoteLiteral = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
-export async function startPostgres(): Promise<PostgresServer> {
+export interface StartPostgresOptions {
+  /** Keep fsync and full-page writes on (PostgreSQL's defaults) instead of the tests' fast settings. */
+  readonly durable?: boolean;
+}
+
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const speed = options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'];
   const bin = ensureBinDir();
   const runAs = serviceUser();
   installExitHook();
@@ -133,7 +141,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   let proc: ChildProcess | undefined;
 
   async function launch(): Promise<void> {
-    const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', sockets, '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200', '-c', 'log_min_messages=fatal'], {
+    const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', sockets, ...speed, '-c', 'max_connections=200', '-c', 'log_min_messages=fatal'], {
       ...runAs, env, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
