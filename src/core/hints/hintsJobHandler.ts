@@ -69,7 +69,7 @@ export function createHintsJobHandler(deps: { llm: LlmClient; config: HintsConfi
       if (content === undefined) return { hints: 0 };
       const answer = await deps.llm.complete(buildHintsPrompt(content, deps.config.max), { timeoutMs: deps.config.timeoutMs, signal: ctx.signal });
       const hints = parseHints(answer, deps.config.max);
-      const written = await ctx.store.write('hints', (db) => writeHints(db, memoryId, agentId, hints, ctx.clock.now(), deps.newId));
+      const written = await ctx.store.write('hints', (db) => writeHints(db, memoryId, agentId, hints, ctx.clock.now()));
       return { hints: written };
     },
   };
