@@ -482,8 +482,8 @@ export class Replica {
    * A consistent copy of the database and the journal position it covers (for snapshots). The
    * database is vacuumed first when free pages make up VACUUM_FREE_FRACTION of it (after pruning;
    * a snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction"). With
-   * `compact` (an explicit compaction) it also vacuums when the exported image is at least
-   * COMPACT_RECLAIMABLE_FRACTION unused (half-empty pages included), and exports again.
+   * `compact` (an explicit compaction) it also vacuums when a VACUUM would give back at least
+   * COMPACT_RECLAIMABLE_FRACTION of the exported image (half-empty pages included), and exports again.
    */
   capture(options: { compact?: boolean } = {}): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
     this.catchUp(false);

@@ -27,7 +27,7 @@ export interface SnapshotKeeperOptions {
   readonly position: SnapshotPosition;
   /** Runs a step in the store's per-process order (between transactions). */
   exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
-  /** `compact`: vacuum when the image is mostly slack (replica.ts capture); `vacuumed` says whether it did. */
+  /** `compact`: vacuum when a tenth of the image is reclaimable (replica.ts capture); `vacuumed` says whether it did. */
   capture(options: { compact?: boolean }): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed?: boolean };
 }
 
