@@ -186,7 +186,7 @@ export async function buildStore(embedder: QueryEmbedder): Promise<{ store: Memo
       // What the extract job adds without an LLM (jobs/extractHandler.ts): memory-level
       // supersession and category hints.
       for (const f of memorySupersessionsFor(db, out.id)) applyGraphOp(db, ctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: f.detail });
-      writeHints(db, out.id, 'default', categoryHints(m.content, m.type), Date.parse(m.createdAt), ctx.newId);
+      writeHints(db, out.id, 'default', categoryHints(m.content, m.type), Date.parse(m.createdAt));
       const vec = vectors[i] as Float32Array;
       db.run('INSERT OR IGNORE INTO embeddings (content_hash, model_id, vector, dimensions, source_type, source_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         [`devset-${m.sourceId}`, embedder.id, vectorToBlob(vec, ENCODING), vec.length, 'memory', out.id, m.createdAt]);

@@ -100,7 +100,7 @@ async function buildStore(store: MemoryStore, n: number, dims: number, modelId: 
         const created = new Date(Date.parse(T) + Math.floor(rnd() * 300) * 86_400_000).toISOString();
         w.run('INSERT INTO memories (id, content, type, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [`m${i}`, content, rnd() < 0.1 ? 'decision' : 'fact', rnd(), created, created]);
         const e = Math.floor(Math.pow(rnd(), 1.5) * entities);
-        w.run('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, created_at) VALUES (?, ?, ?)', [`m${i}`, `e${e}`, T]);
+        w.run('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id) VALUES (?, ?)', [`m${i}`, `e${e}`]);
         if (rnd() < 0.3) w.run('INSERT INTO entity_attributes (id, entity_id, aspect_id, memory_id, content, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [`at${i}`, `e${e}`, `a${e}`, `m${i}`, content.slice(0, 60), rnd(), T, T]);
         const v = unitVector(dims);
         if (vectorsInTable) {

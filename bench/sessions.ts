@@ -64,7 +64,7 @@ async function run(size: number): Promise<Record<string, unknown>> {
       const a = aspects[Math.floor(rnd() * aspects.length)] as string;
       const e = entities[Math.floor(aspects.indexOf(a) / 3)] as string;
       db.run('INSERT INTO entity_attributes (id, entity_id, aspect_id, memory_id, content, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [id('t'), e, a, mid, 'attr', 0.5, t0, t0]);
-      if (m % 3 === 0) db.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, mention_text, created_at) VALUES (?, ?, ?, ?)', [mid, project, 'shop', t0]);
+      if (m % 3 === 0) db.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, mention_text) VALUES (?, ?, ?)', [mid, project, 'shop']);
     }
   });
   // The feedback loop as every host gets it: assembled by the engine from the default settings (no models).

@@ -36,7 +36,7 @@ export function applyFtsOverlapFeedback(db: SqlWriter, sessionKey: string, agent
   const perAspect = new Map<string, number>();
   let total = 0;
   for (const h of hits) {
-    // unary + keeps the planner on idx_attributes_memory (without it, idx_attributes_status scans every active row: bench/sessions.ts)
+    // unary + keeps the planner on idx_attributes_memory (it once chose idx_attributes_status and scanned every active row, bench/sessions.ts; migration 28 dropped that index, the + stays as the guard)
     const attr = db.get<{ aspect_id: string }>(
       "SELECT aspect_id FROM entity_attributes WHERE memory_id = ? AND +agent_id = ? AND +status = 'active' AND aspect_id IS NOT NULL ORDER BY created_at, id LIMIT 1",
       [h.memory_id, agentId],

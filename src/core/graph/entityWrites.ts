@@ -84,8 +84,8 @@ export function bumpEntityMentions(db: SqlWriter, ctx: GraphWriteContext, entity
 export function linkMention(db: SqlWriter, ctx: GraphWriteContext, memoryId: string, entityId: string, mentionText: string, confidence: number): boolean {
   if (!db.get('SELECT 1 AS x FROM memories WHERE id = ?', [memoryId])) return false;
   const res = db.run(
-    'INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, created_at) VALUES (?, ?, ?, ?, ?)',
-    [memoryId, entityId, mentionText, Math.min(1, Math.max(0, confidence)), ctx.nowIso]);
+    'INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence) VALUES (?, ?, ?, ?)',
+    [memoryId, entityId, mentionText, Math.min(1, Math.max(0, confidence))]);
   if (res.changes === 0) return false;
   recordGraphOp(db, ctx, { op: 'mention_link', targetKind: 'mention', targetId: entityId, memoryId, details: { mentionText } });
   return true;

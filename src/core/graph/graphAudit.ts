@@ -4,8 +4,8 @@ import type { GraphOpRecord, GraphWriteContext } from './graphWriteTypes';
 /** Appends one audit row to graph_ops: actor, op, target, memory, reason (in details) and time. */
 export function recordGraphOp(db: SqlWriter, ctx: GraphWriteContext, rec: GraphOpRecord): void {
   db.run(
-    'INSERT INTO graph_ops (id, op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [ctx.newId(), rec.op, rec.targetKind, rec.targetId, rec.memoryId ?? null, ctx.actor, JSON.stringify({ reason: ctx.reason, ...(rec.details ?? {}) }), ctx.nowIso],
+    'INSERT INTO graph_ops (op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [rec.op, rec.targetKind, rec.targetId, rec.memoryId ?? null, ctx.actor, JSON.stringify({ reason: ctx.reason, ...(rec.details ?? {}) }), ctx.nowIso],
   );
 }
 
@@ -20,11 +20,14 @@ export interface GraphOpRow {
   readonly createdAt: string;
 }
 
-/** The audit trail, oldest first, optionally for one target. */
+/**
+ * The audit trail in write order (rowid: the order the journal applied the writes; graph_ops has no
+ * index on created_at since migration 28), optionally for one target (idx_graph_ops_target_id).
+ */
 export function listGraphOps(db: SqlReader, filter: { targetId?: string; limit?: number } = {}): GraphOpRow[] {
   const rows = db.all<{ op: string; target_kind: string; target_id: string | null; memory_id: string | null; actor: string; details: string | null; created_at: string }>(
     `SELECT op, target_kind, target_id, memory_id, actor, details, created_at FROM graph_ops
-      ${filter.targetId ? 'WHERE target_id = ?' : ''} ORDER BY created_at, rowid LIMIT ?`,
+      ${filter.targetId ? 'WHERE target_id = ?' : ''} ORDER BY rowid LIMIT ?`,
     filter.targetId ? [filter.targetId, filter.limit ?? 10_000] : [filter.limit ?? 10_000]);
   return rows.map((r) => {
     let details: Record<string, unknown> = {};

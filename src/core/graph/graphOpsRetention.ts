@@ -6,7 +6,9 @@ import type { SqlReader, SqlWriter } from '../store/storeTypes';
  *  - the last GRAPH_OPS_KEPT rows written (by rowid, i.e. write order), whatever they are: recent
  *    history stays queryable with listGraphOps;
  *  - older `relation_create` / `relation_confirm` rows of a memory while their relation exists: they
- *    are the relation's provenance, which forgetting that memory reads (detachMemory.ts).
+ *    are the relation's provenance, which forgetting that memory reads (detachMemory.ts). Only op,
+ *    target, memory, actor and time are kept of them: their `details` (the reason and confidence of
+ *    that observation, ~120 bytes a row) go when they leave the window; nothing reads them there.
  * Everything else is deleted in steps of at least GRAPH_OPS_PRUNE_STEP rows, walking only the
  * rowid range written since the last step (meta `graph_ops_pruned_to`), so the check after each
  * graph write is two indexed lookups.
@@ -32,6 +34,7 @@ export function compactGraphOps(db: SqlWriter, options: { keep?: number; step?: 
   const from = graphOpsPrunedTo(db);
   if (cutoff <= from || (!options.force && cutoff - from < (options.step ?? GRAPH_OPS_PRUNE_STEP))) return 0;
   const deleted = db.run(`DELETE FROM graph_ops WHERE rowid > ? AND rowid <= ? AND NOT (${LIVE_PROVENANCE})`, [from, cutoff]).changes;
+  db.run('UPDATE graph_ops SET details = NULL WHERE rowid > ? AND rowid <= ? AND details IS NOT NULL', [from, cutoff]);
   db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [PRUNED_TO_KEY, String(cutoff)]);
   return deleted;
 }

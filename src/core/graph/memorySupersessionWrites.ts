@@ -1,5 +1,4 @@
 import { MemoryError } from '../errors';
-import { normalizeContent } from '../memory/memoryRecords';
 import type { SqlWriter } from '../store/storeTypes';
 import { markSuperseded } from './attributeWrites';
 import { recordGraphOp } from './graphAudit';
@@ -13,7 +12,8 @@ import type { GraphWriteContext } from './graphWriteTypes';
  * gets one claim row in entity_attributes with no entity and no aspect, group_key
  * MEMORY_CLAIM_GROUP and the memory's text; the older claim is marked superseded by the newer.
  * These rows belong to no entity, so entity views, attribute conflict scans and aspect feedback
- * never see them.
+ * never see them; they have no normalized_content (only the same-content check on an aspect reads
+ * it, and they have no aspect: migration 28).
  */
 export const MEMORY_CLAIM_GROUP = 'memory';
 
@@ -34,8 +34,8 @@ export function memoryClaimId(db: SqlWriter, ctx: GraphWriteContext, memoryId: s
   db.run(
     `INSERT INTO entity_attributes (id, entity_id, aspect_id, agent_id, memory_id, kind, content, normalized_content, confidence, importance,
        status, group_key, claim_key, created_at, updated_at)
-     VALUES (?, NULL, NULL, ?, ?, 'attribute', ?, ?, ?, ?, 'active', ?, NULL, ?, ?)`,
-    [id, mem.agent_id, memoryId, content, normalizeContent(content), ctx.config.heuristicRelationConfidence, mem.importance, MEMORY_CLAIM_GROUP, mem.created_at, ctx.nowIso]);
+     VALUES (?, NULL, NULL, ?, ?, 'attribute', ?, NULL, ?, ?, 'active', ?, NULL, ?, ?)`,
+    [id, mem.agent_id, memoryId, content, ctx.config.heuristicRelationConfidence, mem.importance, MEMORY_CLAIM_GROUP, mem.created_at, ctx.nowIso]);
   recordGraphOp(db, ctx, { op: 'attribute_create', targetKind: 'attribute', targetId: id, memoryId, details: { kind: 'attribute', groupKey: MEMORY_CLAIM_GROUP } });
   return id;
 }

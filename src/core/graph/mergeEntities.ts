@@ -42,8 +42,8 @@ export function mergeEntityInto(db: SqlWriter, ctx: GraphWriteContext, keepId: s
 
   // Mentions: memories that mentioned both keep one link.
   const shared = db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memory_entity_mentions a JOIN memory_entity_mentions b ON a.memory_id = b.memory_id WHERE a.entity_id = ? AND b.entity_id = ?', [keepId, mergeId])?.n ?? 0;
-  const moved = db.run(`INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, created_at)
-    SELECT memory_id, ?, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?`, [keepId, mergeId]).changes;
+  const moved = db.run(`INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence)
+    SELECT memory_id, ?, mention_text, confidence FROM memory_entity_mentions WHERE entity_id = ?`, [keepId, mergeId]).changes;
   db.run('DELETE FROM memory_entity_mentions WHERE entity_id = ?', [mergeId]);
 
   // Relations: re-point each end; join duplicates; drop self loops.

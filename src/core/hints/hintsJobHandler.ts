@@ -25,7 +25,7 @@ export class HintsJobs {
   private hintsWritten = 0;
   private failures = 0;
 
-  constructor(private readonly deps: { readonly config: HintsConfig; readonly llm: LlmClient | undefined; readonly newId: () => string }) {}
+  constructor(private readonly deps: { readonly config: HintsConfig; readonly llm: LlmClient | undefined }) {}
 
   status(): HintsStatus {
     const counts = { processed: this.processed, hintsWritten: this.hintsWritten, failures: this.failures };
@@ -38,7 +38,7 @@ export class HintsJobs {
   jobHandler(): JobHandler | undefined {
     const llm = this.deps.llm;
     if (!this.deps.config.enabled || !llm) return undefined;
-    const inner = createHintsJobHandler({ llm, config: this.deps.config, newId: this.deps.newId });
+    const inner = createHintsJobHandler({ llm, config: this.deps.config });
     return {
       type: inner.type,
       run: async (job, ctx) => {
@@ -57,7 +57,7 @@ export class HintsJobs {
 }
 
 /** One hints job: asks the LLM for up to hints.max questions the memory answers and stores them. */
-export function createHintsJobHandler(deps: { llm: LlmClient; config: HintsConfig; newId: () => string }): JobHandler {
+export function createHintsJobHandler(deps: { llm: LlmClient; config: HintsConfig }): JobHandler {
   return {
     type: HINTS_JOB_TYPE,
     async run(job: JobRecord, ctx: JobContext): Promise<{ hints: number }> {
@@ -69,7 +69,7 @@ export function createHintsJobHandler(deps: { llm: LlmClient; config: HintsConfi
       if (content === undefined) return { hints: 0 };
       const answer = await deps.llm.complete(buildHintsPrompt(content, deps.config.max), { timeoutMs: deps.config.timeoutMs, signal: ctx.signal });
       const hints = parseHints(answer, deps.config.max);
-      const written = await ctx.store.write('hints', (db) => writeHints(db, memoryId, agentId, hints, ctx.clock.now(), deps.newId));
+      const written = await ctx.store.write('hints', (db) => writeHints(db, memoryId, agentId, hints, ctx.clock.now()));
       return { hints: written };
     },
   };

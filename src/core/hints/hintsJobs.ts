@@ -17,11 +17,11 @@ export function enqueueHintsJob(db: SqlWriter, memoryId: string, agentId: string
 }
 
 /** Inserts hints of a live memory (redacted: an LLM wrote them; deduped by UNIQUE(memory_id, hint)); returns how many were new. */
-export function writeHints(db: SqlWriter, memoryId: string, agentId: string, hints: readonly string[], nowMs: number, newId: () => string): number {
+export function writeHints(db: SqlWriter, memoryId: string, agentId: string, hints: readonly string[], nowMs: number): number {
   let written = 0;
   const nowIso = new Date(nowMs).toISOString();
   if (!db.get('SELECT 1 AS found FROM memories WHERE id = ? AND is_deleted = 0', [memoryId])) return 0;
-  for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?, ?)', [newId(), memoryId, agentId, redactSecrets(h, DEFAULT_REDACTION_CONFIG).text, nowIso]).changes;
+  for (const h of hints) written += db.run('INSERT OR IGNORE INTO memory_hints (memory_id, agent_id, hint, created_at) VALUES (?, ?, ?, ?)', [memoryId, agentId, redactSecrets(h, DEFAULT_REDACTION_CONFIG).text, nowIso]).changes;
   return written;
 }
 

@@ -56,7 +56,7 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
         const r = applyGraphOp(db, gctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: `${f.kind}: ${f.detail}`.slice(0, 300) });
         if (r.op === 'supersede_memory' && r.superseded) memories++;
       }
-      const hints = writeHints(db, memoryId, mem.agent_id, categoryHints(mem.content, mem.type), ctx.clock.now(), gctx.newId);
+      const hints = writeHints(db, memoryId, mem.agent_id, categoryHints(mem.content, mem.type), ctx.clock.now());
       return { source: result.source, issues: result.issues.length, ...(summary ? { entities: summary.entitiesCreated + summary.entitiesConfirmed, relations: summary.relationsCreated + summary.relationsConfirmed, attributes: summary.attributesCreated, superseded: summary.superseded + semantic + memories, skipped: summary.skipped.length } : {}), ...(hints ? { categoryHints: hints } : {}) };
     } };
   };

@@ -38,9 +38,12 @@ export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | unde
   };
 }
 
-/** The durable store's compaction: a snapshot, after which older journal generations are deleted. */
+/**
+ * The durable store's compaction: a snapshot (vacuumed first when the image is at least a tenth
+ * unused: snapshotVacuum.ts), after which older journal generations are deleted.
+ */
 export interface CompactableStore {
-  snapshot(): Promise<boolean>;
+  snapshot(options?: { compact?: boolean }): Promise<boolean>;
   stats(): { readonly journalBytes: number; readonly journalGeneration: number; readonly snapshotSeq: number };
 }
 
@@ -55,7 +58,7 @@ export function compactStoreTask(store: CompactableStore): MaintenanceTask {
     title: 'Compact the store (snapshot, drop old journal generations)',
     async step(): Promise<StepResult> {
       const before = store.stats();
-      const taken = await store.snapshot();
+      const taken = await store.snapshot({ compact: true });
       const after = store.stats();
       return { cursor: null, processed: taken ? 1 : 0, summary: { snapshotTaken: taken ? 1 : 0, snapshotSeq: after.snapshotSeq, journalGenerationBefore: before.journalGeneration, journalGenerationAfter: after.journalGeneration } };
     },

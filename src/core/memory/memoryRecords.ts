@@ -36,7 +36,6 @@ export interface MemoryRecord {
   readonly id: string;
   readonly type: string;
   readonly content: string;
-  readonly normalizedContent: string | null;
   readonly contentHash: string | null;
   readonly importance: number;
   readonly confidence: number;
@@ -136,12 +135,11 @@ export function insertMemory(db: SqlWriter, input: NewMemory): InsertOutcome {
   const existing = findDuplicate(db, input, hash);
   if (existing !== undefined) return { id: existing, duplicate: true };
   const id = input.id ?? randomUUID();
-  const normalized = normalizeContent(content);
   db.run(
-    `INSERT INTO memories (id, type, content, normalized_content, content_hash, importance, confidence, source_id, source_type,
+    `INSERT INTO memories (id, type, content, content_hash, importance, confidence, source_id, source_type,
        session_key, project, scope, agent_id, who, why, tags, created_at, updated_at, extraction_status, pinned)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [id, input.type ?? 'fact', content, normalized.length > 0 ? normalized : content.toLowerCase(), hash,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [id, input.type ?? 'fact', content, hash,
       unitInterval(input.importance, 0.5, 'importance'), unitInterval(input.confidence, 1, 'confidence'),
       input.sourceId ?? null, input.sourceType ?? null, input.sessionKey ?? null, input.project ?? null, input.scope ?? null,
       input.agentId ?? 'default', input.who ?? null, input.why ?? null,
@@ -155,7 +153,6 @@ export function mapMemoryRow(row: Row): MemoryRecord {
     id: str(row, 'id'),
     type: str(row, 'type'),
     content: str(row, 'content'),
-    normalizedContent: optStr(row, 'normalized_content'),
     contentHash: optStr(row, 'content_hash'),
     importance: num(row, 'importance'),
     confidence: num(row, 'confidence'),

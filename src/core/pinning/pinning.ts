@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { MemoryError } from '../errors';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 
@@ -36,18 +35,17 @@ export function findEntity(db: SqlReader, agentId: string, idOrName: string): En
     ?? db.get<EntityPinRow>('SELECT id, name, pinned, pinned_at FROM entities WHERE agent_id = ? AND canonical_name = ? ORDER BY mentions DESC, id LIMIT 1', [agentId, canonicalEntityName(key)]);
 }
 
-/** Who pins (graph_ops.actor) and the id source of the audit row. */
+/** Who pins (graph_ops.actor). */
 export interface PinAudit {
   readonly actor: string;
-  readonly newId: () => string;
 }
 
-const DEFAULT_AUDIT: PinAudit = { actor: 'user', newId: randomUUID };
+const DEFAULT_AUDIT: PinAudit = { actor: 'user' };
 
 /** Every pin and unpin is a graph mutation, so it lands in the graph_ops audit log. */
 function auditPin(db: SqlWriter, op: 'pin' | 'unpin', entityId: string, agentId: string, nowIso: string, audit: PinAudit): void {
-  db.run('INSERT INTO graph_ops (id, op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)',
-    [audit.newId(), op, 'entity', entityId, audit.actor, JSON.stringify({ agentId }), nowIso]);
+  db.run('INSERT INTO graph_ops (op, target_kind, target_id, memory_id, actor, details, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?)',
+    [op, 'entity', entityId, audit.actor, JSON.stringify({ agentId }), nowIso]);
 }
 
 function entityOrThrow(db: SqlReader, agentId: string, idOrName: string): EntityPinRow {

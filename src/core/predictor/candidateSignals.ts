@@ -35,7 +35,7 @@ export function gatherSignals(db: SqlReader, options: {
   const entities = new Map<string, Set<string>>();
   const pinnedIds = new Set<string>();
   for (const r of db.all<{ id: string }>('SELECT id FROM entities WHERE agent_id = ? AND pinned = 1', [options.agentId])) pinnedIds.add(r.id);
-  // unary + keeps the planner on idx_attributes_memory instead of the unselective status index
+  // unary + keeps the planner on idx_attributes_memory (the unselective status index it once chose is gone since migration 28; the + stays as the guard)
   for (const r of db.all<{ memory_id: string; entity_id: string | null; weight: number | null }>(
     `SELECT t.memory_id, COALESCE(t.entity_id, a.entity_id) AS entity_id, a.weight FROM entity_attributes t LEFT JOIN entity_aspects a ON a.id = t.aspect_id
      WHERE +t.agent_id = ? AND +t.status = 'active' AND t.memory_id IN (${sqlPlaceholders(ids.length)})`, [options.agentId, ...ids])) {

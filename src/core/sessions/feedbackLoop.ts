@@ -92,5 +92,5 @@ export function createFeedbackLoop(host: {
   if (isCompactable(host.store)) moduleTasks.push(compactStoreTask(host.store));
   const registry = createMaintenanceRegistry({ feedback, hints, jobs, graph, contradiction: DEFAULT_CONTRADICTION_CONFIG, maintenance, graphEnabled, telemetry, newId, ...(settings.aliases ? { aliases: settings.aliases } : {}) }, [...moduleTasks, ...(host.extraTasks ?? [])]);
   const maintenanceService = new MaintenanceService({ store: host.store, clock: host.clock, logger: host.logger, config: maintenance, registry, newId });
-  return { sessions, maintenance: maintenanceService, hints: new HintsJobs({ config: hints, llm: host.llm, newId }), telemetry, config: { session, feedback, hints, maintenance } };
+  return { sessions, maintenance: maintenanceService, hints: new HintsJobs({ config: hints, llm: host.llm }), telemetry, config: { session, feedback, hints, maintenance } };
 }

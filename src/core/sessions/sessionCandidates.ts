@@ -58,7 +58,7 @@ export function gatherCandidates(db: SqlReader, options: {
   }
   if (options.focalEntityIds.length) {
     const ph = options.focalEntityIds.map(() => '?').join(', ');
-    // unary + keeps the planner on idx_attributes_entity / idx_attributes_memory instead of the unselective status index
+    // unary + keeps the planner on idx_attributes_entity / idx_attributes_memory (the unselective status index it once chose is gone since migration 28; the + stays as the guard)
     const linked = db.all<MemRow & { attr_importance: number }>(
       `SELECT m.id, m.content, m.importance, m.created_at, m.pinned, m.project, MAX(t.importance) AS attr_importance
        FROM entity_attributes t JOIN memories m ON m.id = t.memory_id

@@ -65,8 +65,12 @@ export interface DurableMemoryStore extends MemoryStore {
   purgeDeleted(): Promise<PurgeReport>;
   /** Set when opening had to repair something (undefined after a clean open). */
   readonly recovery: StoreRecoveryReport | undefined;
-  /** Takes a snapshot now (normally automatic). Resolves false if an equal or newer one existed. */
-  snapshot(): Promise<boolean>;
+  /**
+   * Takes a snapshot now (normally automatic). Resolves false if an equal or newer one existed.
+   * `compact`: vacuum first when the image is at least a tenth unused (maintain compact-store;
+   * snapshotVacuum.ts), replacing a snapshot of the same position.
+   */
+  snapshot(options?: { compact?: boolean }): Promise<boolean>;
   stats(): DurableStoreStats;
 }
 
@@ -108,7 +112,7 @@ export class DurableStore implements DurableMemoryStore {
     this.keeper = new SnapshotKeeper({
       dir: p.dir, fs: p.fs, logger: p.logger, config: p.config, lock: p.lock, position: p.snapshotPosition,
       exclusive: (fn) => this.exclusive(fn),
-      capture: () => this.replica.capture(),
+      capture: (options) => this.replica.capture(options),
     });
     this.replica.onSnapshotInstalled = (position) => { this.keeper.position = position; };
   }
@@ -162,9 +166,9 @@ export class DurableStore implements DurableMemoryStore {
     if (labels.length) this.listeners.fire({ external: true, labels });
   }
 
-  snapshot(): Promise<boolean> {
+  snapshot(options: { compact?: boolean } = {}): Promise<boolean> {
     this.assertOpen();
-    return this.keeper.take();
+    return this.keeper.take(options);
   }
 
   async purgeDeleted(): Promise<PurgeReport> {

@@ -21,7 +21,7 @@ import { configureConnection } from './memoryStore';
 import { installSnapshot, readSnapshotHeader, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
 import { SqlDatabase } from './sqlDatabase';
-import { worthVacuuming } from './snapshotVacuum';
+import { worthCompacting, worthVacuuming } from './snapshotVacuum';
 import { createEngineDatabaseSync } from './sqlEngine';
 import { loadBase } from './storeBase';
 import { damagedName, fsyncDir, storeIoError } from './storeFs';
@@ -481,16 +481,24 @@ export class Replica {
   /**
    * A consistent copy of the database and the journal position it covers (for snapshots). The
    * database is vacuumed first when free pages make up VACUUM_FREE_FRACTION of it (after pruning;
-   * a snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction").
+   * a snapshot would otherwise carry them: docs/store.md, "Snapshots and compaction"). With
+   * `compact` (an explicit compaction) it also vacuums when a VACUUM would give back at least
+   * COMPACT_RECLAIMABLE_FRACTION of the exported image (half-empty pages included), and exports again.
    */
-  capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
+  capture(options: { compact?: boolean } = {}): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed: boolean } {
     this.catchUp(false);
     const position = { seq: this.appliedSeq, generation: this.tail.generation, offset: this.tail.offset };
     const schemaVersion = readSchemaVersion(this.db);
-    const vacuumed = worthVacuuming(this.db);
+    let vacuumed = worthVacuuming(this.db);
     if (vacuumed) this.db.vacuum();
-    const image = this.db.export();
+    let image = this.db.export();
     configureConnection(this.db);
+    if (!vacuumed && options.compact && worthCompacting(this.db, image)) {
+      this.db.vacuum();
+      image = this.db.export();
+      configureConnection(this.db);
+      vacuumed = true;
+    }
     return { image, position, schemaVersion, vacuumed };
   }
 

@@ -27,7 +27,8 @@ export interface SnapshotKeeperOptions {
   readonly position: SnapshotPosition;
   /** Runs a step in the store's per-process order (between transactions). */
   exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
-  capture(): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number };
+  /** `compact`: vacuum when a tenth of the image is reclaimable (replica.ts capture); `vacuumed` says whether it did. */
+  capture(options: { compact?: boolean }): { image: Uint8Array; position: SnapshotPosition; schemaVersion: number; vacuumed?: boolean };
 }
 
 function pidAlive(pid: number): boolean {
@@ -79,10 +80,16 @@ export class SnapshotKeeper {
     this.timer.unref();
   }
 
-  /** Takes a snapshot now; resolves false when an equal or newer one was already installed. */
-  take(): Promise<boolean> {
+  /**
+   * Takes a snapshot now; resolves false when an equal or newer one was already installed. With
+   * `compact` (maintain compact-store) the capture may vacuum first, and a vacuumed image replaces
+   * a snapshot of the same position (same rows, fewer pages); a compaction asked for while a plain
+   * snapshot runs waits for it and then runs.
+   */
+  take(options: { compact?: boolean } = {}): Promise<boolean> {
+    if (this.running && options.compact) return this.running.then(() => this.take(options));
     if (!this.running) {
-      this.running = this.run().finally(() => { this.running = undefined; });
+      this.running = this.run(options.compact === true).finally(() => { this.running = undefined; });
     }
     return this.running;
   }
@@ -92,16 +99,18 @@ export class SnapshotKeeper {
     this.timer = undefined;
   }
 
-  private async run(): Promise<boolean> {
+  private async run(compact: boolean): Promise<boolean> {
     const started = Date.now();
     let captureMs = 0;
     const shot = await this.o.exclusive(() => {
       const t = Date.now();
-      const captured = this.o.capture();
+      const captured = this.o.capture({ compact });
       captureMs = Date.now() - t;
       return captured;
     });
-    if (shot.position.seq <= this.position.seq) return false;
+    // A compaction that vacuumed replaces a snapshot of the same position; anything else must be newer.
+    const replacesSame = compact && shot.vacuumed === true;
+    if (shot.position.seq < this.position.seq || (shot.position.seq === this.position.seq && !replacesSame)) return false;
     let tmp: string;
     try {
       tmp = await writeSnapshotTemp(this.o.fs, this.o.dir, shot.image, shot.position, shot.schemaVersion);
@@ -112,7 +121,7 @@ export class SnapshotKeeper {
       await this.o.lock.acquire();
       try {
         const current = readSnapshotHeader(this.o.fs, join(this.o.dir, SNAPSHOT_FILE));
-        if (current && current.seq >= shot.position.seq) {
+        if (current && (current.seq > shot.position.seq || (current.seq === shot.position.seq && !replacesSame))) {
           this.o.fs.unlinkSync(tmp);
           if (current.seq > this.position.seq) this.position = current;
           return false;

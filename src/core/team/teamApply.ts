@@ -10,7 +10,7 @@ import { isoFromMs } from '../clock';
 import type { JobsConfig } from '../config/jobsConfig';
 import { enqueueJob, JOB_TYPES } from '../jobs/jobQueue';
 import { forgetMemoryInTransaction } from '../memory/forget';
-import { canonicalIso, contentHash, insertMemory, normalizeContent, storageContent } from '../memory/memoryRecords';
+import { canonicalIso, contentHash, insertMemory, storageContent } from '../memory/memoryRecords';
 import { blobToVector, upsertMemoryVector, decodeVector } from '../models/vectorStore';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import type { TeamRowFields } from './teamOutbox';
@@ -150,9 +150,8 @@ function applyOne(db: SqlWriter, row: IncomingRow, share: ShareRow | undefined, 
   if (!cur) { counts.skipped++; return; }
   db.run('UPDATE team_shares SET author = ?, server_seq = ?, project = ?, updated_at = ? WHERE memory_id = ?', [row.author, row.seq, row.project, nowIso, row.id]);
   if (cur.content_hash !== hash) {
-    const normalized = normalizeContent(content);
-    db.run('UPDATE memories SET content = ?, normalized_content = ?, content_hash = ?, type = ?, updated_at = ?, update_count = update_count + 1 WHERE id = ?',
-      [content, normalized.length > 0 ? normalized : content.toLowerCase(), hash, row.type || 'fact', nowIso, row.id]);
+    db.run('UPDATE memories SET content = ?, content_hash = ?, type = ?, updated_at = ?, update_count = update_count + 1 WHERE id = ?',
+      [content, hash, row.type || 'fact', nowIso, row.id]);
     const reused = useVector(db, row, row.id, hash, deps, nowIso, false);
     if (reused) counts.vectorsReused++;
     queueJobs(db, row.id, !reused, deps);

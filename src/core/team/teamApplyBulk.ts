@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { isoFromMs } from '../clock';
 import { JOB_TYPES } from '../jobs/jobQueue';
-import { canonicalIso, contentHash, normalizeContent, storageContent } from '../memory/memoryRecords';
+import { canonicalIso, contentHash, storageContent } from '../memory/memoryRecords';
 import { decodeVector } from '../models/vectorStore';
 import type { SqlWriter } from '../store/storeTypes';
 import type { ApplyDeps, IncomingRow } from './teamApply';
@@ -26,7 +26,6 @@ import { TEAM_SOURCE_TYPE } from './teamState';
 interface Prepared {
   readonly row: IncomingRow;
   readonly content: string;
-  readonly normalized: string;
   readonly hash: string;
   readonly project: string;
 }
@@ -48,8 +47,7 @@ const tagList = (tags: string | null): string | null => {
 export function prepareNew(row: IncomingRow): Prepared | undefined {
   const content = storageContent(row.content);
   if (!content) return undefined;
-  const normalized = normalizeContent(content);
-  return { row, content, normalized: normalized.length > 0 ? normalized : content.toLowerCase(), hash: contentHash(content), project: row.project };
+  return { row, content, hash: contentHash(content), project: row.project };
 }
 
 /** Existing live memories the rows duplicate, by row index (findDuplicate's two lookups, for a whole page). */
@@ -82,14 +80,14 @@ export function insertNewReplicas(db: SqlWriter, rows: readonly Prepared[], deps
   });
 
   if (fresh.length > 0) {
-    db.run(`INSERT INTO memories (id, type, content, normalized_content, content_hash, importance, confidence, source_id, source_type,
+    db.run(`INSERT INTO memories (id, type, content, content_hash, importance, confidence, source_id, source_type,
               session_key, project, scope, agent_id, who, why, tags, created_at, updated_at, extraction_status, pinned)
-            SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]', j.value ->> '$[6]',
-                   'team:' || (j.value ->> '$[0]'), '${TEAM_SOURCE_TYPE}', NULL, j.value ->> '$[7]', NULL, 'default', j.value ->> '$[8]', NULL, j.value ->> '$[9]',
-                   j.value ->> '$[10]', j.value ->> '$[10]', ?, 0
+            SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]',
+                   'team:' || (j.value ->> '$[0]'), '${TEAM_SOURCE_TYPE}', NULL, j.value ->> '$[6]', NULL, 'default', j.value ->> '$[7]', NULL, j.value ->> '$[8]',
+                   j.value ->> '$[9]', j.value ->> '$[9]', ?, 0
               FROM json_each(?) AS j`,
     [deps.extract ? 'pending' : 'none', JSON.stringify(fresh.map((p) => [
-      p.row.id, p.row.type || 'fact', p.content, p.normalized, p.hash, clampUnit(p.row.importance, 0.5), clampUnit(p.row.confidence, 1),
+      p.row.id, p.row.type || 'fact', p.content, p.hash, clampUnit(p.row.importance, 0.5), clampUnit(p.row.confidence, 1),
       p.project, p.row.author, tagList(p.row.tags), safeIso(p.row.created_at, nowIso),
     ]))]);
   }

@@ -61,7 +61,7 @@ describe('agentMemory.* settings mapped onto the core configs', () => {
 
 describe('Markdown import of memories', () => {
   const record = (r: Pick<MemoryRecord, 'content' | 'type' | 'createdAt' | 'project' | 'tags' | 'who'>, id: string): MemoryRecord => ({
-    id, normalizedContent: null, contentHash: null, importance: 0.5, confidence: 1, sourceId: null, sourceType: null, sessionKey: null, scope: null,
+    id, contentHash: null, importance: 0.5, confidence: 1, sourceId: null, sourceType: null, sessionKey: null, scope: null,
     agentId: 'default', why: null, updatedAt: r.createdAt, lastAccessed: null, accessCount: 0, isDeleted: false, deletedAt: null, extractionStatus: 'none', pinned: false, ...r,
   });
   const records = [

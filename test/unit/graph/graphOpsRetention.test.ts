@@ -42,7 +42,7 @@ describe('graph_ops retention', () => {
     const ctx = f.ctx();
     await f.store.write('g', (db) => {
       // Audit rows written directly (as pin/unpin do) then one graph op that triggers the check.
-      for (let i = 0; i < 5_700; i++) db.run("INSERT INTO graph_ops (id, op, target_kind, target_id, actor, details, created_at) VALUES (?, 'pin', 'entity', 'e', 'test', '{}', '2026-01-01T00:00:00.000Z')", [`op-${i}`]);
+      for (let i = 0; i < 5_700; i++) db.run("INSERT INTO graph_ops (op, target_kind, target_id, actor, details, created_at) VALUES ('pin', 'entity', ?, 'test', '{}', '2026-01-01T00:00:00.000Z')", [`e-${i}`]);
       applyGraphOp(db, ctx, { op: 'upsert_entity', name: 'Vega', type: 'project' });
     });
     const n = f.count('SELECT COUNT(*) AS n FROM graph_ops');

@@ -37,7 +37,7 @@ describe('core graph read queries (Knowledge panel and graph tree)', () => {
       const m = insertMemory(w, { id: 'm1', content: 'The API server stores data in MongoDB', createdAt: T }).id;
       insertMemory(w, { id: 'm2', content: 'gone', createdAt: T });
       w.run('UPDATE memories SET is_deleted = 1 WHERE id = ?', ['m2']);
-      w.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, created_at) VALUES (?, ?, ?)', [m, 'e-api', T]);
+      w.run('INSERT INTO memory_entity_mentions (memory_id, entity_id) VALUES (?, ?)', [m, 'e-api']);
       attr(w, 't-new', 'e-api', 'a-high', 'storage is MongoDB', { memoryId: m });
       attr(w, 't-old', 'e-api', 'a-high', 'storage is PostgreSQL', { status: 'superseded', supersededBy: 't-new' });
       attr(w, 't-rule', 'e-api', 'a-low', 'never skip the tests', { kind: 'constraint' });

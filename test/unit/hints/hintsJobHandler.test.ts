@@ -14,7 +14,7 @@ import { seqId } from '../sessions/sessionFixture';
 const JOBS = resolveJobsConfig();
 
 function hintsJobs(llm: LlmClient | undefined, enabled = true): HintsJobs {
-  return new HintsJobs({ llm, config: resolveHintsConfig({ enabled, max: 3 }), newId: seqId });
+  return new HintsJobs({ llm, config: resolveHintsConfig({ enabled, max: 3 }) });
 }
 
 /** Runs the hints jobs the way a host does: the handler registered on the shared JobWorker. */

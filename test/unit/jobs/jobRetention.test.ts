@@ -5,6 +5,7 @@ import { COMPLETED_JOBS_KEPT, completeJob, countJobs, enqueueJob, failJob, lease
 import { MIGRATIONS } from '../../../src/core/store/migrations';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import { RETENTION_MIGRATION_VERSION } from '../../../src/core/store/schema/retentionSchema';
+import { COMPACT_TABLES_MIGRATION_VERSION } from '../../../src/core/store/schema/compactTablesSchema';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 
 const cfg = { ...DEFAULT_JOBS_CONFIG, maxAttempts: 1 };
@@ -43,7 +44,8 @@ describe('memory_jobs retention', () => {
 
   it('migration 25 prunes a store written before retention existed', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const store = await openMemoryStore({ clock, migrations: MIGRATIONS.filter((m) => m.version !== RETENTION_MIGRATION_VERSION) });
+    // Written before retention (25) and before graph_ops lost its id column (28).
+    const store = await openMemoryStore({ clock, migrations: MIGRATIONS.filter((m) => m.version !== RETENTION_MIGRATION_VERSION && m.version !== COMPACT_TABLES_MIGRATION_VERSION) });
     await store.write('old', (db) => {
       for (let i = 0; i < 1_000; i++) {
         db.run("INSERT INTO memory_jobs (id, memory_id, job_type, status, attempts, max_attempts, completed_at, created_at, updated_at) VALUES (?, ?, 'extract', 'completed', 1, 3, ?, ?, ?)",

@@ -21,7 +21,7 @@ describe('delete and forget', () => {
     await applyGraphOps(store, { actor: 'test', reason: 'seed', clock }, [{ op: 'apply_extraction', sources: [r.id], payload: heuristicExtract(text, DEFAULT_EXTRACTION_CONFIG), origin: 'heuristic' }]);
     await store.write('t', (db) => {
       storeEmbedding(db, r.id, 'fake', new Float32Array([1, 0, 0]), '2026-01-01T00:00:00.000Z');
-      db.run("INSERT INTO memory_hints (id, memory_id, hint, created_at) VALUES ('h-' || ?, ?, 'which database does the api use', '2026-01-01T00:00:00.000Z')", [r.id, r.id]);
+      db.run("INSERT INTO memory_hints (memory_id, hint, created_at) VALUES (?, 'which database does the api use', '2026-01-01T00:00:00.000Z')", [r.id]);
     });
     return r.id;
   }

@@ -5,7 +5,7 @@ import { isMemoryError } from '../../../src/core/errors';
 import { countJobs } from '../../../src/core/jobs/jobQueue';
 import { defaultRememberDeps, remember } from '../../../src/core/memory/remember';
 import type { RememberDeps } from '../../../src/core/memory/remember';
-import { getMemory } from '../../../src/core/memory/memoryRecords';
+import { contentHash, getMemory } from '../../../src/core/memory/memoryRecords';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 
@@ -20,7 +20,7 @@ describe('remember() write path', () => {
     assert.equal(r.duplicate, false);
     const m = store.read((db) => getMemory(db, r.id));
     assert.equal(m?.content, 'We use pnpm.');
-    assert.equal(m?.normalizedContent, 'we use pnpm');
+    assert.equal(m?.contentHash, contentHash('we use pnpm'), 'the hash is of the normalised text');
     assert.equal(m?.extractionStatus, 'pending');
     const jobs = store.read((db) => db.all<{ job_type: string }>('SELECT job_type FROM memory_jobs WHERE memory_id = ? ORDER BY job_type', [r.id]));
     assert.deepEqual(jobs.map((j) => j.job_type), ['embed', 'extract']);

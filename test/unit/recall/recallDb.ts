@@ -20,7 +20,7 @@ export function insertEntity(w: SqlWriter, id: string, name: string, opts: { typ
 }
 
 export function link(w: SqlWriter, memoryId: string, entityId: string): void {
-  w.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, created_at) VALUES (?, ?, ?)', [memoryId, entityId, '2026-01-01T00:00:00.000Z']);
+  w.run('INSERT INTO memory_entity_mentions (memory_id, entity_id) VALUES (?, ?)', [memoryId, entityId]);
 }
 
 export function relate(w: SqlWriter, from: string, to: string, confidence = 0.9): void {

@@ -90,7 +90,7 @@ describe('recall service (in-memory store)', () => {
   it('lets a hint lift its memory and caps a hint-only match', async () => {
     await seed(store, (w) => {
       insertMemory(w, { id: 'spotify', content: 'We listen to Spotify while pairing.' });
-      w.run("INSERT INTO memory_hints (id, memory_id, hint, created_at) VALUES ('h1', 'spotify', 'which music streaming service do we use?', '2026-01-01')");
+      w.run("INSERT INTO memory_hints (memory_id, hint, created_at) VALUES ('spotify', 'which music streaming service do we use?', '2026-01-01')");
     });
     const r = await recall(store, { query: 'music streaming service' }, { clock, config: lexicalOnly });
     assert.equal(r[0]?.id, 'spotify');

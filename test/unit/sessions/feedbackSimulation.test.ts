@@ -10,8 +10,8 @@ import { makeService } from './sessionFixture';
 const DAY = 86_400_000;
 const SESSIONS = 30;
 
-function mention(db: SqlWriter, memoryId: string, entityId: string, nowMs: number): void {
-  db.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, mention_text, created_at) VALUES (?, ?, ?, ?)', [memoryId, entityId, 'webshop', isoFromMs(nowMs)]);
+function mention(db: SqlWriter, memoryId: string, entityId: string): void {
+  db.run('INSERT INTO memory_entity_mentions (memory_id, entity_id, mention_text) VALUES (?, ?, ?)', [memoryId, entityId, 'webshop']);
 }
 
 /**
@@ -37,7 +37,7 @@ describe('feedback loop simulation (30 scripted sessions)', function () {
       const mem = (content: string, importance: number, entity: string, aspect: string): string => {
         const id = addMemory(db, t0, { content, importance, project: '/src/webshop' });
         addAttribute(db, t0, entity, aspect, id, { importance });
-        mention(db, id, shop, t0);
+        mention(db, id, shop);
         return id;
       };
       return {

@@ -5,7 +5,6 @@
  * setting values give (readMemorySettings, recallSearchConfig — what the extension and the CLI
  * recall on) and returns the ranked ids with their scores.
  */
-import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../../src/core/clock';
 import { readMemorySettings, recallSearchConfig } from '../../../src/core/config/memorySettings';
 import { createPipelineHandlers } from '../../../src/core/jobs/pipelineHandlers';
@@ -80,7 +79,7 @@ export async function openRecallFixture(): Promise<RecallFixture> {
   const handlers = createPipelineHandlers({ embedder, llm: undefined, extraction: base.extraction, graph: base.graph, logger });
   await new JobWorker({ store, handlers, config: base.jobs, clock, logger }).drain();
   await store.write('contract-hints', (w) => {
-    for (const [i, hint] of HINTS) w.run('INSERT OR IGNORE INTO memory_hints (id, memory_id, hint, created_at) VALUES (?, ?, ?, ?)', [randomUUID(), ids[i], hint, new Date(NOW).toISOString()]);
+    for (const [i, hint] of HINTS) w.run('INSERT OR IGNORE INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)', [ids[i], hint, new Date(NOW).toISOString()]);
   });
   return {
     store, clock, embedder,

@@ -1,11 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/core/clock';
 import { isMemoryError } from '../../../src/core/errors';
 import { countMemories, getMemory, insertMemory } from '../../../src/core/memory/memoryRecords';
+import { reclaimableShare } from '../../../src/core/store/imagePages';
 import { openStore } from '../../../src/core/store/openStore';
+import { SNAPSHOT_HEADER_BYTES } from '../../../src/core/store/snapshotFile';
+import { COMPACT_RECLAIMABLE_FRACTION, VACUUM_MIN_FREE_PAGES } from '../../../src/core/store/snapshotVacuum';
 import type { DurableMemoryStore } from '../../../src/core/store/durableStore';
 import type { StoreChange } from '../../../src/core/store/storeTypes';
 import { makeTempDir } from '../helpers/tempDir';
@@ -187,5 +190,32 @@ describe('durable store', () => {
     await remember(b, 'a memory written after the vacuum');
     a.refresh();
     assert.deepEqual(dump(a), dump(b), 'a replica that vacuumed and one that opened the vacuumed image replay to the same rows');
+  });
+
+  it('a compaction vacuums an image whose half-empty pages add up to a tenth of it, even at the same position; a compact image is left alone', async () => {
+    const a = await openIn({ snapshotEveryRecords: 1_000_000, snapshotEveryBytes: 1 << 30 });
+    for (let n = 0; n < 4; n++) {
+      await a.write('fill', (w) => { for (let i = 0; i < 400; i++) insertMemory(w, { content: `memory ${n}-${i} about the ${i % 7 === 0 ? 'deploy' : 'build'} pipeline`, createdAt: new Date(Date.parse(AT) + (n * 400 + i) * 1000).toISOString() }); });
+    }
+    const file = join(temp.dir, 'snapshot.amsnap');
+    const imageOf = (): { image: Uint8Array; reclaimable: number } => {
+      const bytes = readFileSync(file).subarray(SNAPSHOT_HEADER_BYTES);
+      const roots = a.read((db) => db.all<{ rootpage: number }>('SELECT rootpage FROM sqlite_schema WHERE rootpage > 0').map((r) => r.rootpage));
+      return { image: bytes, reclaimable: reclaimableShare(bytes, roots) };
+    };
+    assert.equal(await a.snapshot(), true);
+    const plain = imageOf();
+    assert.ok((a.read((db) => db.get<{ n: number }>('SELECT freelist_count AS n FROM pragma_freelist_count')?.n) ?? 0) < VACUUM_MIN_FREE_PAGES, 'too few free pages for a plain snapshot to vacuum');
+    assert.ok(plain.reclaimable >= COMPACT_RECLAIMABLE_FRACTION, `the indexes filled in key order are half empty (${plain.reclaimable.toFixed(3)} reclaimable)`);
+    assert.equal(await a.snapshot(), false, 'nothing new: a plain snapshot is not taken');
+    assert.equal(await a.snapshot({ compact: true }), true, 'the compaction replaces the snapshot of the same position');
+    const compacted = imageOf();
+    assert.ok(compacted.image.length < plain.image.length && compacted.reclaimable < COMPACT_RECLAIMABLE_FRACTION, `${plain.image.length} → ${compacted.image.length} bytes, ${compacted.reclaimable.toFixed(3)} reclaimable`);
+    assert.equal(await a.snapshot({ compact: true }), false, 'a compact image at the same position is not rewritten');
+    const b = await openIn();
+    assert.deepEqual(dump(b), dump(a));
+    await remember(b, 'a memory written after the compaction');
+    a.refresh();
+    assert.deepEqual(dump(a), dump(b), 'the vacuumed image and the replica that vacuumed replay to the same rows');
   });
 });

@@ -62,7 +62,9 @@ describe('forget means gone', function () {
     }
     // The vector as the store keeps it (int8 with its scale: models/vectorStore.ts).
     const vectorBytes = Buffer.from(vectorToBlob(VECTOR));
-    const needles = [Buffer.from(SECRET), Buffer.from(SECRET.toLowerCase()), Buffer.from(SECRET_WORD), vectorBytes, Buffer.from(vectorBytes.toString('base64'))];
+    // No lowercased copy of the text is stored since migration 28 (memories.normalized_content is
+    // gone), so that one is only checked after the forget.
+    const needles = [Buffer.from(SECRET), Buffer.from(SECRET_WORD), vectorBytes, Buffer.from(vectorBytes.toString('base64'))];
     // The test can fail: before the forget every needle is somewhere in the folder.
     for (const n of needles) assert.ok(hits(temp.dir, n).length > 0, `before: ${n.toString('latin1').slice(0, 20)} is stored`);
     assert.ok(hits(temp.dir, Buffer.from(SECRET)).includes('snapshot.amsnap'));
@@ -71,7 +73,7 @@ describe('forget means gone', function () {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Forgot .*1 vector\(s\)/);
     assert.match(r.out, /store files were rewritten without it/);
-    for (const n of needles) assert.deepEqual(hits(temp.dir, n), [], `after: ${n.toString('latin1').slice(0, 20)} is gone from every file`);
+    for (const n of [...needles, Buffer.from(SECRET.toLowerCase())]) assert.deepEqual(hits(temp.dir, n), [], `after: ${n.toString('latin1').slice(0, 20)} is gone from every file`);
 
     const again = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
     try {

@@ -85,7 +85,7 @@ describe('store schema and in-memory store', () => {
     await store.write('graph', (w) => {
       insertMemory(w, 'm1', 'we deploy with kubernetes');
       w.run('INSERT INTO entities (id, name, canonical_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['e1', 'Kubernetes', 'kubernetes', T0, T0]);
-      w.run('INSERT INTO memory_hints (id, memory_id, hint, created_at) VALUES (?, ?, ?, ?)', ['h1', 'm1', 'how do we deploy?', T0]);
+      w.run('INSERT INTO memory_hints (memory_id, hint, created_at) VALUES (?, ?, ?)', ['m1', 'how do we deploy?', T0]);
     });
     assert.equal(store.read((db) => db.all("SELECT rowid FROM entities_fts WHERE entities_fts MATCH 'kubernetes'")).length, 1);
     assert.equal(store.read((db) => db.all("SELECT rowid FROM memory_hints_fts WHERE memory_hints_fts MATCH 'deploy'")).length, 1);
