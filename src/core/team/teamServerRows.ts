@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { IncomingRow } from './teamApply';
 import type { OutboxItem, PushAck } from './teamOutbox';
 import { SERVER_SCHEMA } from './serverSchema';
+import type { ServerSql } from './serverSql';
 
 const PUSH_SQL = `
 INSERT INTO ${SERVER_SCHEMA}.memories AS m (id, project, type, content, content_hash, tags, importance, confidence, origin_store, created_at, deleted, model_id, dimensions, vector)
@@ -24,6 +25,10 @@ RETURNING id, author, seq`;
 const PULL_SQL = `
 SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
   FROM ${SERVER_SCHEMA}.memories WHERE seq > $1 AND project = ANY($2::text[]) ORDER BY seq LIMIT $3`;
+
+const BY_ID_SQL = `
+SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
+  FROM ${SERVER_SCHEMA}.memories WHERE id = ANY($1::text[]) AND project = ANY($2::text[]) AND NOT deleted`;
 
 /** SQLSTATE classes that make one row permanently unacceptable (retrying cannot help). */
 const isRowRefusal = (code: string): boolean => code === '42501' || code.startsWith('23') || code.startsWith('22');
@@ -79,6 +84,12 @@ export async function fetchPulled(client: Client, cursor: number, projects: read
   return (await client.query<RawRow>(PULL_SQL, [cursor, projects, limit])).rows.map(toIncoming);
 }
 
+/** Whole rows by id (the team memories a recall found, to replicate them), of the shared projects only. */
+export async function fetchByIds(sql: ServerSql, ids: readonly string[], projects: readonly string[]): Promise<IncomingRow[]> {
+  if (ids.length === 0) return [];
+  return (await sql.query<RawRow>(BY_ID_SQL, [ids, projects])).rows.map(toIncoming);
+}
+
 interface RawRow {
   id: string; author: string; project: string; type: string; content: string; content_hash: string; tags: string | null;
   importance: number | null; confidence: number | null; created_at: string; deleted: boolean; model_id: string | null;
@@ -86,6 +97,7 @@ interface RawRow {
 }
 
 function toIncoming(r: RawRow): IncomingRow {
+  // pg returns bytea as a Buffer, PGlite as a Uint8Array: both are views over bytes.
   return { ...r, vector: r.vector ? new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength) : null, seq: Number(r.seq) };
 }
 

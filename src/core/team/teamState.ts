@@ -43,6 +43,16 @@ export function readTeamState(db: SqlReader): TeamLocalState {
   return { connectionString: stateValue(db, 'connection'), sharedProjects: projects, cursor: Number(stateValue(db, 'cursor') ?? 0) || 0, role: stateValue(db, 'role') };
 }
 
+/**
+ * team_state key set while the cursor is advanced by a partial replica (team.replica 'partial'):
+ * such a cursor passed over rows the store did not take, so a full replica must restart it.
+ */
+export const PULL_MODE_KEY = 'pull_mode';
+
+export function readPullMode(db: SqlReader): 'partial' | undefined {
+  return stateValue(db, PULL_MODE_KEY) === 'partial' ? 'partial' : undefined;
+}
+
 /** Saves the connection (no password) and restarts the cursor when the server changed. */
 export function saveConnection(db: SqlWriter, connectionString: string, serverKey: string, role: string): void {
   const before = stateValue(db, 'server');

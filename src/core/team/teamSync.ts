@@ -24,7 +24,9 @@ import { applyPulled } from './teamApply';
 import type { ApplySummary } from './teamApply';
 import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
 import { fetchPulled, sendBatch } from './teamServerRows';
-import { readTeamState } from './teamState';
+import { PULL_MODE_KEY, readPullMode, readTeamState, setStateValue } from './teamState';
+import { TEAM_RECALLED_LABEL } from './teamServerRecall';
+import type { TeamReplicaMode } from '../config/teamConfig';
 import { NOTIFY_CHANNEL } from './serverSchema';
 
 export interface TeamSyncDeps {
@@ -54,6 +56,8 @@ export interface TeamStatus {
   readonly lastSyncAt: string | undefined;
   readonly sharedProjects: readonly string[];
   readonly cursor: number;
+  /** team.replica: 'full' holds every shared memory, 'partial' its own and the recalled ones (recall asks the server). */
+  readonly replica: TeamReplicaMode;
 }
 
 export interface PushSummary {
@@ -70,7 +74,7 @@ export interface SyncSummary {
 
 
 
-const OWN_WRITES = new Set(['team.scan', 'team.ack', 'team.pull']);
+const OWN_WRITES = new Set(['team.scan', 'team.ack', 'team.pull', 'team.mode', TEAM_RECALLED_LABEL]);
 
 
 export class TeamSync {
@@ -98,7 +102,7 @@ export class TeamSync {
     const server = local.state.connectionString ? safeLabel(local.state.connectionString) : undefined;
     return {
       state: server ? this.state : 'off', server, waiting: local.waiting, reason: this.reason, lastSyncAt: this.lastSyncAt,
-      sharedProjects: local.state.sharedProjects, cursor: local.state.cursor,
+      sharedProjects: local.state.sharedProjects, cursor: local.state.cursor, replica: this.deps.config.replica,
     };
   }
 
@@ -322,20 +326,29 @@ export class TeamSync {
 
   private async pullNow(): Promise<ApplySummary> {
     const { store, config, clock, jobs } = this.deps;
-    const total = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0 };
+    const total = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0, notHeld: 0 };
+    const partial = config.replica === 'partial';
+    // A cursor advanced by a partial replica passed over rows it did not take: a full replica
+    // starts again from 0 (rows it holds are applied as no-ops), so it ends up holding them all.
+    if (!partial && store.read((db) => readPullMode(db)) === 'partial') {
+      await store.write('team.mode', (db) => { setStateValue(db, 'cursor', '0'); setStateValue(db, PULL_MODE_KEY, undefined); });
+    } else if (partial && store.read((db) => readPullMode(db)) !== 'partial') {
+      await store.write('team.mode', (db) => setStateValue(db, PULL_MODE_KEY, 'partial'));
+    }
     for (;;) {
-      const { cursor, sharedProjects } = store.read((db) => readTeamState(db));
+      const { cursor, sharedProjects, role } = store.read((db) => readTeamState(db));
       if (sharedProjects.length === 0) break;
       const incoming = await this.withClient((client) => fetchPulled(client, cursor, sharedProjects, config.pullBatch));
       if (incoming.length === 0) break;
       const applied = await store.write('team.pull', (db) => applyPulled(db, incoming, {
-        clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true,
+        clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true, partial, ...(role !== undefined ? { ownRole: role } : {}),
       }));
       total.inserted += applied.inserted;
       total.updated += applied.updated;
       total.forgotten += applied.forgotten;
       total.vectorsReused += applied.vectorsReused;
       total.skipped += applied.skipped;
+      total.notHeld += applied.notHeld ?? 0;
       this.setState('connected');
       if (incoming.length < config.pullBatch) break;
     }
