@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import { ManualClock } from '../../../src/core/clock';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import { memoryTeamInfo } from '../../../src/core/team/teamApply';
+import { engineOnStore } from '../helpers/testEngine';
+import { axis, linkStore, startPgliteTeam, tableEmbedder } from '../helpers/teamRecallFixture';
+import type { PgliteTeam } from '../helpers/teamRecallFixture';
+
+/**
+ * Recall consulting the team server for a partial replica, against PGlite with its bundled
+ * pgvector (docs/team.md "Partial replicas"): the vector arm runs on the server when it has
+ * pgvector, and a recalled hit is replicated with its vector.
+ */
+describe('recall consulting the team server (PGlite with pgvector)', function () {
+  this.timeout(120_000);
+  const DIMS = 16;
+  let team: PgliteTeam;
+  let store: MemoryStore;
+  const clock = new ManualClock(Date.UTC(2026, 10, 2));
+
+  before(async () => {
+    team = await startPgliteTeam(['alice', 'bob']);
+    // No word in common with the query below: only the vector arm can find it.
+    await team.insertAs('alice', { id: 'alice-kafka', project: 'web', content: 'Order events are published to the Kafka topic orders.v2.', vector: axis(DIMS, 3) });
+    await team.insertAs('alice', { id: 'alice-other', project: 'web', content: 'The office plants are watered on Mondays.', vector: axis(DIMS, 9) });
+    await team.insertAs('alice', { id: 'alice-payroll', project: 'payroll', content: 'Payroll streams live elsewhere.', vector: axis(DIMS, 3) });
+  });
+  after(async () => { await team?.close(); });
+  beforeEach(async () => { store = await openMemoryStore({ clock }); });
+  afterEach(async () => { await store.close(); });
+
+  const embedder = tableEmbedder(DIMS, { 'which message bus carries checkout notifications': axis(DIMS, 3) });
+
+  it('a partial replica finds a teammate\'s memory by the server\'s vector arm, marks it, and replicates it with its vector', async () => {
+    await linkStore(store, 'bob', ['web']);
+    const open = team.opener();
+    const engine = engineOnStore(store, clock, { 'team.replica': 'partial' }, { embedder, teamServer: open });
+    try {
+      const out = await engine.recallDetailed({ query: 'which message bus carries checkout notifications', limit: 3 }, { track: false });
+      const hit = out.items.find((r) => r.id === 'alice-kafka');
+      assert.ok(hit, `the server's vector hit is in the results: ${JSON.stringify(out.items.map((r) => r.id))}; notes ${out.notes.join(' | ')}`);
+      assert.deepEqual(hit.explain?.sources, ['vector']);
+      assert.ok(hit.explain?.notes.includes('from the team server, shared by alice'));
+      assert.ok(!out.items.some((r) => r.id === 'alice-payroll'), 'a project this store does not share is never searched');
+      assert.equal(out.items[0]?.id, 'alice-kafka', 'the nearest vector ranks first');
+      assert.equal(open.opened, 1);
+      await engine.settle();
+      const replica = store.read((db) => db.get<{ source_type: string; who: string; embedding_model: string | null }>('SELECT source_type, who, embedding_model FROM memories WHERE id = ?', ['alice-kafka']));
+      assert.deepEqual(replica, { source_type: 'team', who: 'alice', embedding_model: 'fake-bow' }, 'replicated with the pushed vector of the same model (no re-embedding)');
+      assert.deepEqual(memoryTeamInfo(store.read((db) => db), 'alice-kafka')?.author, 'alice');
+      assert.ok(!out.items.some((r) => r.id === 'alice-other'));
+      assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories WHERE id = ?', ['alice-other']))?.n, 0, 'only what the recall returned is replicated');
+      // The next recall finds it in the store: ranked by the full local pipeline, no server mark.
+      const again = await engine.recallDetailed({ query: 'which message bus carries checkout notifications', limit: 1 }, { track: false });
+      assert.equal(again.items[0]?.id, 'alice-kafka');
+      assert.ok(!again.items[0]?.explain?.notes.some((n) => n.startsWith('from the team server')), 'held locally now');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a full replica never asks the server', async () => {
+    await linkStore(store, 'bob', ['web']);
+    const open = team.opener();
+    const engine = engineOnStore(store, clock, {}, { embedder, teamServer: open });
+    try {
+      const out = await engine.recallDetailed({ query: 'which message bus carries checkout notifications', limit: 3 }, { track: false });
+      assert.equal(open.opened, 0);
+      assert.ok(!out.items.some((r) => r.id === 'alice-kafka'));
+      assert.ok(!out.notes.some((n) => /team server/i.test(n)));
+    } finally {
+      await engine.close();
+    }
+  });
+});
