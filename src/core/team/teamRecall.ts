@@ -69,6 +69,9 @@ export function mergeServerHits<T extends RecallOutcome>(out: T, answer: ServerR
  */
 export async function recallConsultingTeam<T extends RecallOutcome>(req: RecallRequest, deps: RecallDeps, team: TeamServerRecall, withExplain: boolean, local: (deps: RecallDeps) => Promise<T>): Promise<T> {
   validateRequest(req);
+  // Hits an earlier recall is still replicating must be in the store before local recall reads it,
+  // or this recall would see them neither locally nor (held by then) from the server.
+  await team.flush();
   const cfg = effectiveConfig(deps.config, req);
   const embedder = deps.embedder ? sharedQueryEmbedder(deps.embedder) : undefined;
   const shared: RecallDeps = embedder ? { ...deps, embedder } : deps;
