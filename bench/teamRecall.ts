@@ -6,7 +6,7 @@
  * recalled with team.replica 'full' (local only) and 'partial' (local + server), interleaved
  * (A B, B A, …) so machine load hits both alike. CPU time is this process's (user + system); the
  * server's own CPU is not in it. Recalled hits are replicated between samples (outside the timing).
- * Writes bench/results/teamRecall.json.
+ * Writes bench/results/teamRecall.json (teamRecall-N.json for another --server N).
  *
  *   node --require tsx/cjs bench/teamRecall.ts [--server 10000] [--local 2000] [--samples 60]
  */
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(result, null, 2));
     const dir = join(__dirname, 'results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'teamRecall.json'), JSON.stringify(result, null, 2) + '\n');
+    writeFileSync(join(dir, SERVER_ROWS === 10_000 ? 'teamRecall.json' : `teamRecall-${SERVER_ROWS}.json`), JSON.stringify(result, null, 2) + '\n');
   } finally {
     await pg.stop();
   }
