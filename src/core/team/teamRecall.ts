@@ -78,6 +78,5 @@ export async function recallConsultingTeam<T extends RecallOutcome>(req: RecallR
   const server = team.search(req, cfg, req.only === 'lexical' ? undefined : embedder);
   const [out, answer] = await Promise.all([local(shared), server]);
   const { outcome, fromServer } = mergeServerHits(out, answer, req, req.limit ?? cfg.limit, withExplain);
-  team.replicate(fromServer, answer.projects);
-  return outcome;
+  return { ...outcome, teamReplicated: team.replicate(fromServer, answer.projects) };
 }

@@ -169,13 +169,13 @@ export class TeamServerRecall {
     return { consulted: true, hits, projects, notes, elapsedMs };
   }
 
-  /** Copies recalled server hits into the store as replicas, off the answer path (flush() waits for it). */
-  replicate(ids: readonly string[], projects: readonly string[]): void {
-    if (ids.length === 0 || this.closed) return;
+  /** Copies recalled server hits into the store as replicas, off the answer path; settles when done (never rejects; flush() waits too). */
+  replicate(ids: readonly string[], projects: readonly string[]): Promise<void> {
+    if (ids.length === 0 || this.closed) return Promise.resolve();
     const { store, logger } = this.deps;
     const ctx = this.deps.context();
     const { connectionString } = store.read((db) => readTeamState(db));
-    if (!connectionString) return;
+    if (!connectionString) return Promise.resolve();
     const generation = this.generation;
     const p = this.exclusive(async () => {
       const client = await this.connection(connectionString, ctx.team, generation);
@@ -188,6 +188,7 @@ export class TeamServerRecall {
     });
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
+    return p;
   }
 
   /** Resolves once recalled hits queued so far are replicated (or failed). */

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/core/clock';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { memoryTeamInfo } from '../../../src/core/team/teamApply';
+import { StoreKnowledgeSource } from '../../../src/extension/knowledge/storeKnowledgeSource';
 import { engineOnStore } from '../helpers/testEngine';
 import { axis, linkStore, startPgliteTeam, tableEmbedder } from '../helpers/teamRecallFixture';
 import type { PgliteTeam } from '../helpers/teamRecallFixture';
@@ -56,6 +57,21 @@ describe('recall consulting the team server (PGlite with pgvector)', function ()
       assert.equal(again.items[0]?.id, 'alice-kafka');
       assert.ok(!again.items[0]?.explain?.notes.some((n) => n.startsWith('from the team server')), 'held locally now');
     } finally {
+      await engine.close();
+    }
+  });
+
+  it('the Knowledge panel playground, on the engine\'s recall, shows a server hit with its team mark on the first recall', async () => {
+    await linkStore(store, 'bob', ['web']);
+    const engine = engineOnStore(store, clock, { 'team.replica': 'partial' }, { embedder, teamServer: team.opener() });
+    const source = new StoreKnowledgeSource({ store, clock, recallUntracked: (req) => engine.recallDetailed(req, { track: false }) });
+    try {
+      const views = await source.recall('which message bus carries checkout notifications', 3);
+      const view = views.find((v) => v.id === 'alice-kafka');
+      assert.ok(view, JSON.stringify(views.map((v) => v.id)));
+      assert.deepEqual(view.team, { author: 'alice', mine: false });
+    } finally {
+      source.dispose();
       await engine.close();
     }
   });
