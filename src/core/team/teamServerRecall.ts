@@ -126,17 +126,29 @@ export class TeamServerRecall {
     }
     const ctx = this.deps.context();
     const limit = req.limit ?? cfg.limit;
+    // The query vector first, outside the deadline: local recall waits for the same embedding (one
+    // call, shared), and a model still loading must not count against the server.
+    let queryVector: { modelId: string; vector: Float32Array } | undefined;
+    if (embedder && cfg.vector.enabled) {
+      try {
+        const [vector] = await embedder.embed([req.query]);
+        if (vector) queryVector = { modelId: embedder.id, vector };
+      } catch { /* the local arm notes the failed embedding; the server runs lexical only */ }
+    }
+    const request = { query: req.query, projects, limit, ...(queryVector ? { queryVector } : {}) };
     const generation = this.generation;
     const work = this.exclusive(async () => {
+      const reused = this.conn?.key === connectionString;
       const client = await this.connection(connectionString, ctx.team, generation);
-      let queryVector: { modelId: string; vector: Float32Array } | undefined;
-      if (embedder && cfg.vector.enabled) {
-        try {
-          const [vector] = await embedder.embed([req.query]);
-          if (vector) queryVector = { modelId: embedder.id, vector };
-        } catch { /* the local arm notes the failed embedding; the server runs lexical only */ }
+      try {
+        return await searchTeamServer(client, request, cfg);
+      } catch (e) {
+        // A connection kept open between recalls may have been closed by the server or the
+        // network meanwhile: one fresh connection, within the same deadline, before giving up.
+        if (!reused || teamError(e, parseConnectionString(connectionString)).code !== 'E_TEAM_OFFLINE' || generation !== this.generation) throw e;
+        await this.dropConnection();
+        return searchTeamServer(await this.connection(connectionString, ctx.team, this.generation), request, cfg);
       }
-      return searchTeamServer(client, { query: req.query, projects, limit, ...(queryVector ? { queryVector } : {}) }, cfg);
     });
     // The race may leave `work` behind (a timeout): its failure is handled here, never unhandled.
     const settled = work.then((r) => ({ ok: true as const, r }), (e: unknown) => ({ ok: false as const, e }));

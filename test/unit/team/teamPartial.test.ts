@@ -106,6 +106,30 @@ describe('partial team replicas through a real PostgreSQL server', function () {
     }
   });
 
+  it('a connection kept open between recalls and lost meanwhile (server restarted) is reopened within the same recall, without a back-off', async () => {
+    const project = newProject();
+    const a = await fx.client('alice', [project]);
+    const b = await fx.client('bob', [project], { config: { replica: 'partial' } });
+    const first = await rememberIn(a, project, 'Feature flags are evaluated at the edge.');
+    await a.sync.syncOnce();
+    const open = counting();
+    const engine = engineOnStore(b.store, b.clock, { 'team.replica': 'partial' }, { secrets: secretsFor('bob'), teamServer: open });
+    try {
+      assert.ok((await engine.recallDetailed({ query: 'feature flags edge', project }, { track: false })).items.some((x) => x.id === first));
+      await engine.settle(); // its replication used the connection too; it stays open
+      assert.equal(holds(b.store, first), true);
+      await fx.pg.pause();
+      await fx.pg.resume();
+      const second = await rememberIn(a, project, 'Feature flags default to off in staging.');
+      await a.sync.syncOnce();
+      const out = await engine.recallDetailed({ query: 'feature flags staging', project }, { track: false });
+      assert.ok(out.items.some((x) => x.id === second), out.notes.join(' | '));
+      assert.equal(open.opened, 2, 'one reconnection, in the same recall');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('a full replica\'s recall never contacts the server', async () => {
     const project = newProject();
     const a = await fx.client('alice', [project]);

@@ -76,6 +76,18 @@ describe('recall consulting the team server (PGlite with pgvector)', function ()
     }
   });
 
+  it('a query embedding slower than the deadline (a model still loading) does not count against the server', async () => {
+    await linkStore(store, 'bob', ['web']);
+    const slow = { ...embedder, embed: async (texts: string[]) => { await new Promise((r) => setTimeout(r, 400)); return embedder.embed(texts); } };
+    const engine = engineOnStore(store, clock, { 'team.replica': 'partial', 'team.serverRecallTimeoutMs': 250 }, { embedder: slow, teamServer: team.opener() });
+    try {
+      const out = await engine.recallDetailed({ query: 'which message bus carries checkout notifications', limit: 3 }, { track: false });
+      assert.equal(out.items[0]?.id, 'alice-kafka', out.notes.join(' | '));
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('a full replica never asks the server', async () => {
     await linkStore(store, 'bob', ['web']);
     const open = team.opener();
