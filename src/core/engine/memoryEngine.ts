@@ -126,8 +126,9 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
 
   /**
    * Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. With a
-   * partial team replica it also asks the team server, under team.serverRecallTimeoutMs, and
-   * merges the hits this store does not hold (team/teamRecall.ts); a full replica never does.
+   * partial team replica (or a full one still catching up on its pull) it also asks the team
+   * server, under team.serverRecallTimeoutMs, and merges the hits this store does not hold
+   * (team/teamRecall.ts); a caught-up full replica never does.
    */
   recallDetailed(req: RecallRequest, options: { readonly explain?: boolean; readonly track?: boolean } = {}): Promise<RecallOutcome> {
     const deps = this.recallDeps();

@@ -1,5 +1,6 @@
 /**
- * Recall for a partial replica (docs/team.md "Partial replicas"): local recall and the team
+ * Recall for a partial replica, or a full one still catching up on its pull (docs/team.md
+ * "Partial replicas"): local recall and the team
  * server's search (teamServerRecall.ts) run side by side, sharing one query embedding; the
  * server's hits the store does not hold join the ranked results on the same score scale, and the
  * ones returned are replicated into the store afterwards. The engine calls this for every host

@@ -1,6 +1,6 @@
 /**
  * The team server's side of `recall` for a partial replica (team.replica 'partial', docs/team.md
- * "Partial replicas"): the engine asks it alongside local recall, under a deadline
+ * "Partial replicas"), and for a full replica until its pull has caught up: the engine asks it alongside local recall, under a deadline
  * (team.serverRecallTimeoutMs), and it answers with the server's hits the store does not hold, or
  * with a note and no hits. It never rejects: offline, a refused login, a server error or the
  * deadline give local results only, and for a while (15 s doubling to 5 min) later recalls do not
@@ -29,7 +29,7 @@ import { applyRecalled } from './teamApply';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import { teamPasswordFrom } from './teamSecret';
 import { fetchByIds } from './teamServerRows';
-import { readTeamState } from './teamState';
+import { readPullComplete, readTeamState } from './teamState';
 
 /** The store write label of replicated recall hits (TeamSync does not push on its own writes). */
 export const TEAM_RECALLED_LABEL = 'team.recalled';
@@ -105,10 +105,19 @@ export class TeamServerRecall {
 
   constructor(private readonly deps: TeamServerRecallDeps) {}
 
-  /** Whether recall consults the server: a partial replica with a saved connection. */
+  /**
+   * Whether recall consults the server: a partial replica with a saved connection, or a full
+   * replica that has not caught up with the server yet (its first pull, or the pull after a
+   * newly shared project, is still running); a caught-up full replica never does.
+   */
   wanted(): boolean {
-    if (this.closed || this.deps.context().team.replica !== 'partial') return false;
-    return this.deps.store.read((db) => readTeamState(db).connectionString !== undefined);
+    if (this.closed) return false;
+    const partial = this.deps.context().team.replica === 'partial';
+    return this.deps.store.read((db) => {
+      const s = readTeamState(db);
+      if (s.connectionString === undefined) return false;
+      return partial || (s.sharedProjects.length > 0 && !readPullComplete(db));
+    });
   }
 
   /** The server's hits for `req` that the store does not hold; never rejects. */

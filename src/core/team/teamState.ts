@@ -53,11 +53,28 @@ export function readPullMode(db: SqlReader): 'partial' | undefined {
   return stateValue(db, PULL_MODE_KEY) === 'partial' ? 'partial' : undefined;
 }
 
+/**
+ * team_state key set once a pull reached the server's newest row; cleared whenever the cursor
+ * restarts (another server, a newly shared project, partial → full). A full replica without it is
+ * still catching up, and its recall asks the server meanwhile (docs/team.md "Partial replicas").
+ */
+export const PULL_COMPLETE_KEY = 'pull_complete';
+
+export function readPullComplete(db: SqlReader): boolean {
+  return stateValue(db, PULL_COMPLETE_KEY) === '1';
+}
+
+/** Restarts the pull cursor: the next pull reads the server from its first row. */
+export function restartCursor(db: SqlWriter): void {
+  setStateValue(db, 'cursor', '0');
+  setStateValue(db, PULL_COMPLETE_KEY, undefined);
+}
+
 /** Saves the connection (no password) and restarts the cursor when the server changed. */
 export function saveConnection(db: SqlWriter, connectionString: string, serverKey: string, role: string): void {
   const before = stateValue(db, 'server');
   if (before !== serverKey) {
-    setStateValue(db, 'cursor', '0');
+    restartCursor(db);
     // Replicas of the other server stay as memories but no longer follow it.
     db.run("DELETE FROM team_shares WHERE origin = 'remote'");
     db.run("UPDATE team_shares SET pushed_hash = NULL, vector_pushed = 0 WHERE origin = 'local'");
@@ -82,6 +99,6 @@ export function setProjectShared(db: SqlWriter, project: string, shared: boolean
   const list = [...current].sort();
   setStateValue(db, 'shared_projects', JSON.stringify(list));
   // A newly shared project is pulled from the start (the cursor only covered the other projects).
-  if (shared) setStateValue(db, 'cursor', '0');
+  if (shared) restartCursor(db);
   return list;
 }

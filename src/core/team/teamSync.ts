@@ -24,7 +24,7 @@ import { applyPulled } from './teamApply';
 import type { ApplySummary } from './teamApply';
 import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
 import { fetchPulled, sendBatch } from './teamServerRows';
-import { PULL_MODE_KEY, readPullMode, readTeamState, setStateValue } from './teamState';
+import { PULL_COMPLETE_KEY, PULL_MODE_KEY, readPullComplete, readPullMode, readTeamState, restartCursor, setStateValue } from './teamState';
 import { TEAM_RECALLED_LABEL } from './teamServerRecall';
 import type { TeamReplicaMode } from '../config/teamConfig';
 import { NOTIFY_CHANNEL } from './serverSchema';
@@ -331,7 +331,7 @@ export class TeamSync {
     // A cursor advanced by a partial replica passed over rows it did not take: a full replica
     // starts again from 0 (rows it holds are applied as no-ops), so it ends up holding them all.
     if (!partial && store.read((db) => readPullMode(db)) === 'partial') {
-      await store.write('team.mode', (db) => { setStateValue(db, 'cursor', '0'); setStateValue(db, PULL_MODE_KEY, undefined); });
+      await store.write('team.mode', (db) => { restartCursor(db); setStateValue(db, PULL_MODE_KEY, undefined); });
     } else if (partial && store.read((db) => readPullMode(db)) !== 'partial') {
       await store.write('team.mode', (db) => setStateValue(db, PULL_MODE_KEY, 'partial'));
     }
@@ -339,10 +339,19 @@ export class TeamSync {
       const { cursor, sharedProjects, role } = store.read((db) => readTeamState(db));
       if (sharedProjects.length === 0) break;
       const incoming = await this.withClient((client) => fetchPulled(client, cursor, sharedProjects, config.pullBatch));
-      if (incoming.length === 0) break;
-      const applied = await store.write('team.pull', (db) => applyPulled(db, incoming, {
-        clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true, partial, ...(role !== undefined ? { ownRole: role } : {}),
-      }));
+      if (incoming.length === 0) {
+        if (!store.read((db) => readPullComplete(db))) await store.write('team.pull', (db) => setStateValue(db, PULL_COMPLETE_KEY, '1'));
+        break;
+      }
+      const last = incoming.length < config.pullBatch;
+      const applied = await store.write('team.pull', (db) => {
+        const r = applyPulled(db, incoming, {
+          clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true, partial, ...(role !== undefined ? { ownRole: role } : {}),
+        });
+        // The server's newest row is applied: a full replica has caught up (its recall stops asking the server).
+        if (last) setStateValue(db, PULL_COMPLETE_KEY, '1');
+        return r;
+      });
       total.inserted += applied.inserted;
       total.updated += applied.updated;
       total.forgotten += applied.forgotten;
@@ -350,7 +359,7 @@ export class TeamSync {
       total.skipped += applied.skipped;
       total.notHeld += applied.notHeld ?? 0;
       this.setState('connected');
-      if (incoming.length < config.pullBatch) break;
+      if (last) break;
     }
     return total;
   }

@@ -12,7 +12,7 @@ import { applyServerMigrations } from '../../../src/core/team/serverMigrate';
 import { MEMBER_ROLE } from '../../../src/core/team/serverSchema';
 import type { ServerSql } from '../../../src/core/team/serverSql';
 import type { ServerConnection, ServerOpener } from '../../../src/core/team/teamServerRecall';
-import { setProjectShared, setStateValue } from '../../../src/core/team/teamState';
+import { PULL_COMPLETE_KEY, setProjectShared, setStateValue } from '../../../src/core/team/teamState';
 import { startPglite } from './pgliteServer';
 import type { PgliteServer } from './pgliteServer';
 
@@ -61,13 +61,18 @@ export async function startPgliteTeam(roles: readonly string[]): Promise<PgliteT
   };
 }
 
-/** Links a store to the team server as `team connect` + `team share --project` do (no login check: PGlite has no network). */
-export async function linkStore(store: MemoryStore, role: string, projects: readonly string[]): Promise<void> {
+/**
+ * Links a store to the team server as `team connect` + `team share --project` do (no login check:
+ * PGlite has no network). `caughtUp` marks its pull as having reached the server's newest row, as
+ * a finished `team sync` does (a full replica then recalls locally only).
+ */
+export async function linkStore(store: MemoryStore, role: string, projects: readonly string[], options: { caughtUp?: boolean } = {}): Promise<void> {
   await store.write('test.link', (db) => {
     setStateValue(db, 'connection', PGLITE_URL(role));
     setStateValue(db, 'server', 'pglite');
     setStateValue(db, 'role', role);
     for (const p of projects) setProjectShared(db, p, true);
+    if (options.caughtUp) setStateValue(db, PULL_COMPLETE_KEY, '1');
   });
 }
 

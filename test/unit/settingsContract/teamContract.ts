@@ -25,7 +25,7 @@ describe('settings contract: team memory', function () {
   async function recallWith(values: Record<string, unknown>, delayMs = 0): Promise<{ ids: string[]; notes: string[]; opened: number }> {
     const store = await openMemoryStore({ clock });
     try {
-      await linkStore(store, 'bob', ['web']);
+      await linkStore(store, 'bob', ['web'], { caughtUp: true });
       const open = team.opener({ delayMs });
       const engine = engineOnStore(store, clock, values, { teamServer: open });
       try {
@@ -39,7 +39,7 @@ describe('settings contract: team memory', function () {
     }
   }
 
-  settingContract('team.replica', "'partial' makes recall ask the team server for memories the store does not hold; 'full' never asks", async () => {
+  settingContract('team.replica', "'partial' makes recall ask the team server for memories the store does not hold; a caught-up 'full' replica never asks", async () => {
     const full = await recallWith({});
     assert.deepEqual(full, { ids: [], notes: full.notes, opened: 0 });
     const partial = await recallWith({ 'team.replica': 'partial' });

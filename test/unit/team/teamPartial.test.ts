@@ -130,18 +130,29 @@ describe('partial team replicas through a real PostgreSQL server', function () {
     }
   });
 
-  it('a full replica\'s recall never contacts the server', async () => {
+  it('a full replica asks the server while its first pull has not caught up, and never once it has', async () => {
     const project = newProject();
     const a = await fx.client('alice', [project]);
     const b = await fx.client('bob', [project]);
-    await rememberIn(a, project, 'The cache warms from the nightly snapshot.');
+    const teammate = await rememberIn(a, project, 'The cache warms from the nightly snapshot.');
     await a.sync.syncOnce();
     const open = counting();
     const engine = engineOnStore(b.store, b.clock, {}, { secrets: secretsFor('bob'), teamServer: open });
     try {
-      await engine.recallDetailed({ query: 'nightly snapshot cache', project }, { track: false });
+      // Connected and sharing, but not pulled yet (a first pull of a big team takes minutes).
+      const early = await engine.recallDetailed({ query: 'nightly snapshot cache', project }, { track: false });
+      assert.equal(open.opened, 1);
+      assert.ok(early.items.some((x) => x.id === teammate && x.explain?.notes.includes('from the team server, shared by alice')), early.notes.join(' | '));
+      await engine.settle();
+      await b.sync.syncOnce(); // caught up: the replica recalled meanwhile is applied as a no-op
+      assert.equal(holds(b.store, teammate), true);
+      await rememberIn(a, project, 'The cache is cold after a deploy.');
+      await a.sync.syncOnce();
+      const later = await engine.recallDetailed({ query: 'cache', project }, { track: false });
       await engine.recallDetailed({ query: 'cache warms', project }, { track: false });
-      assert.equal(open.opened, 0);
+      assert.equal(open.opened, 1, 'a caught-up full replica never contacts the server');
+      assert.ok(!later.notes.some((n) => /team server/i.test(n)));
+      assert.equal(later.items.length, 1, 'the new memory is not there until the next pull: no server');
     } finally {
       await engine.close();
     }

@@ -88,8 +88,8 @@ describe('recall consulting the team server (PGlite with pgvector)', function ()
     }
   });
 
-  it('a full replica never asks the server', async () => {
-    await linkStore(store, 'bob', ['web']);
+  it('a full replica that has caught up never asks the server', async () => {
+    await linkStore(store, 'bob', ['web'], { caughtUp: true });
     const open = team.opener();
     const engine = engineOnStore(store, clock, {}, { embedder, teamServer: open });
     try {
