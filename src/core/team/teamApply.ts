@@ -47,7 +47,7 @@ export interface ApplySummary {
   readonly vectorsReused: number;
   readonly skipped: number;
   /** Partial replica: others' rows the store does not hold, passed over (the cursor moved past them). */
-  readonly notHeld?: number;
+  readonly notHeld: number;
 }
 
 function clampUnit(v: number | null, fallback: number): number {

@@ -17,13 +17,14 @@ import type { RedactionConfig } from '../config/redactionConfig';
 import type { TeamConfig } from '../config/teamConfig';
 import { MemoryError, userMessage } from '../errors';
 import type { Logger } from '../logger';
-import type { Disposable, MemoryStore } from '../store/storeTypes';
+import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import type { ParsedConnection } from './teamConnection';
 import { applyPulled } from './teamApply';
 import type { ApplySummary } from './teamApply';
 import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
-import { fetchPulled, sendBatch } from './teamServerRows';
+import { fetchPulled, fetchPulledPartial, sendBatch } from './teamServerRows';
+import type { PulledHeader } from './teamServerRows';
 import { PULL_COMPLETE_KEY, PULL_MODE_KEY, readPullComplete, readPullMode, readTeamState, restartCursor, setStateValue } from './teamState';
 import { TEAM_RECALLED_LABEL } from './teamServerRecall';
 import type { TeamReplicaMode } from '../config/teamConfig';
@@ -338,7 +339,10 @@ export class TeamSync {
     for (;;) {
       const { cursor, sharedProjects, role } = store.read((db) => readTeamState(db));
       if (sharedProjects.length === 0) break;
-      const incoming = await this.withClient((client) => fetchPulled(client, cursor, sharedProjects, config.pullBatch));
+      // A partial replica fetches content only for the rows it holds or wrote (teamServerRows.ts).
+      const incoming = await this.withClient((client) => (partial
+        ? fetchPulledPartial(client, cursor, sharedProjects, config.pullBatch, (headers) => store.read((db) => heldOrOwn(db, headers, role)))
+        : fetchPulled(client, cursor, sharedProjects, config.pullBatch)));
       if (incoming.length === 0) {
         if (!store.read((db) => readPullComplete(db))) await store.write('team.pull', (db) => setStateValue(db, PULL_COMPLETE_KEY, '1'));
         break;
@@ -357,7 +361,7 @@ export class TeamSync {
       total.forgotten += applied.forgotten;
       total.vectorsReused += applied.vectorsReused;
       total.skipped += applied.skipped;
-      total.notHeld += applied.notHeld ?? 0;
+      total.notHeld += applied.notHeld;
       this.setState('connected');
       if (last) break;
     }
@@ -365,6 +369,13 @@ export class TeamSync {
   }
 }
 
+
+/** The rows of a pull page a partial replica takes: those it holds (a team_shares row) and its own role's. */
+function heldOrOwn(db: SqlReader, headers: readonly PulledHeader[], role: string | undefined): Set<string> {
+  const held = new Set(db.all<{ memory_id: string }>('SELECT memory_id FROM team_shares WHERE memory_id IN (SELECT value FROM json_each(?))', [JSON.stringify(headers.map((h) => h.id))]).map((r) => r.memory_id));
+  for (const h of headers) if (role !== undefined && h.author === role) held.add(h.id);
+  return held;
+}
 
 function safeLabel(connectionString: string): string | undefined {
   try { return parseConnectionString(connectionString).label; } catch { return undefined; }

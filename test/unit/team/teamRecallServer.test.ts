@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/core/clock';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { memoryTeamInfo } from '../../../src/core/team/teamApply';
+import { fetchPulledPartial } from '../../../src/core/team/teamServerRows';
 import { StoreKnowledgeSource } from '../../../src/extension/knowledge/storeKnowledgeSource';
 import { engineOnStore } from '../helpers/testEngine';
 import { axis, linkStore, startPgliteTeam, tableEmbedder } from '../helpers/teamRecallFixture';
@@ -86,6 +87,23 @@ describe('recall consulting the team server (PGlite with pgvector)', function ()
     } finally {
       await engine.close();
     }
+  });
+
+  it('a partial replica\'s pull page fetches content and vectors only for the rows it wants, every header in sequence order', async () => {
+    const statements: string[] = [];
+    const bob = team.pg.as('bob');
+    const spy = { query: <R>(text: string, params?: unknown[]) => { statements.push(text); return bob.query<R>(text, params); } };
+    const asked: string[][] = [];
+    const rows = await fetchPulledPartial(spy, 0, ['web'], 100, (headers) => { asked.push(headers.map((h) => h.id)); return new Set(['alice-other']); });
+    assert.deepEqual(asked, [['alice-kafka', 'alice-other']]);
+    assert.deepEqual(rows.map((r) => r.id), ['alice-kafka', 'alice-other']);
+    assert.ok(rows[0] && rows[1] && rows[0].seq < rows[1].seq);
+    assert.equal(rows[0]?.content, '', 'a row not wanted comes without its content');
+    assert.equal(rows[0]?.vector, null);
+    assert.equal(rows[1]?.content, 'The office plants are watered on Mondays.');
+    assert.ok(rows[1]?.vector && rows[1].vector.byteLength > 0);
+    assert.equal(statements.length, 2);
+    assert.doesNotMatch(statements[0] ?? '', /content/, 'the page itself reads no content');
   });
 
   it('a full replica that has caught up never asks the server', async () => {
