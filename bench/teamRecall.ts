@@ -80,7 +80,11 @@ async function main(): Promise<void> {
     // A partial replica's pull: passes over alice's rows and marks the pull caught up, so 'full'
     // below is a caught-up store recalling locally (a full replica still catching up would ask the server).
     const sync = new TeamSync({ store, clock, logger: silentLogger, config: resolveTeamConfig({ replica: 'partial' }), redaction: DEFAULT_REDACTION_CONFIG, jobs: DEFAULT_JOBS_CONFIG, password: async () => 'bob-pw' });
+    const pull0 = performance.now();
+    const pullCpu0 = process.cpuUsage();
     const pulled = await sync.syncOnce();
+    const pullCpu = process.cpuUsage(pullCpu0);
+    const partialPull = { wallMs: round(performance.now() - pull0), cpuMs: round((pullCpu.user + pullCpu.system) / 1000), rowsPassedOver: pulled.pull.notHeld };
     await sync.stop();
     if (pulled.pull.notHeld !== SERVER_ROWS) throw new Error(`expected the partial pull to pass over ${SERVER_ROWS} rows, got ${JSON.stringify(pulled.pull)}`);
     const secrets = { get: async (k: string) => (k === teamPasswordSecretKey(pg.url('bob')) ? 'bob-pw' : undefined), set: async () => undefined, delete: async () => undefined };
@@ -128,6 +132,7 @@ async function main(): Promise<void> {
       serverMsMedian: round(median(partial.map((p) => p.serverMs ?? 0))),
       serverHitsReturnedMedian: median(partial.map((p) => p.fromServer)),
       coldFirstPartialRecallMs: round(cold.wallMs),
+      partialPull,
       loadAverage: { before: load0.map((x) => round(x)), after: load1.map((x) => round(x)) },
     };
     console.log(JSON.stringify(result, null, 2));
