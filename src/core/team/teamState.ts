@@ -54,20 +54,22 @@ export function readPullMode(db: SqlReader): 'partial' | undefined {
 }
 
 /**
- * team_state key set once a pull reached the server's newest row; cleared whenever the cursor
- * restarts (another server, a newly shared project, partial → full). A full replica without it is
- * still catching up, and its recall asks the server meanwhile (docs/team.md "Partial replicas").
+ * team_state key: '1' once a pull reached the server's newest row, '0' from a cursor restart
+ * (another server, a newly shared project, partial → full) until then. A full replica that has
+ * not caught up asks the server on recall meanwhile (docs/team.md "Partial replicas"). Stores
+ * linked before the key existed have none: they count as caught up once they pulled anything.
  */
 export const PULL_COMPLETE_KEY = 'pull_complete';
 
 export function readPullComplete(db: SqlReader): boolean {
-  return stateValue(db, PULL_COMPLETE_KEY) === '1';
+  const v = stateValue(db, PULL_COMPLETE_KEY);
+  return v === '1' || (v === undefined && readTeamState(db).cursor > 0);
 }
 
 /** Restarts the pull cursor: the next pull reads the server from its first row. */
 export function restartCursor(db: SqlWriter): void {
   setStateValue(db, 'cursor', '0');
-  setStateValue(db, PULL_COMPLETE_KEY, undefined);
+  setStateValue(db, PULL_COMPLETE_KEY, '0');
 }
 
 /** Saves the connection (no password) and restarts the cursor when the server changed. */

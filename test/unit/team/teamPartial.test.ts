@@ -8,7 +8,7 @@ import { memoryTeamInfo } from '../../../src/core/team/teamApply';
 import { teamPasswordSecretKey } from '../../../src/core/team/teamSecret';
 import { openTeamServer } from '../../../src/core/team/teamServerRecall';
 import type { ServerOpener } from '../../../src/core/team/teamServerRecall';
-import { readTeamState, setStateValue } from '../../../src/core/team/teamState';
+import { PULL_COMPLETE_KEY, readTeamState, setStateValue } from '../../../src/core/team/teamState';
 import { engineOnStore } from '../helpers/testEngine';
 import { mapSecrets } from '../helpers/teamRecallFixture';
 import { startTeamFixture } from '../helpers/teamFixture';
@@ -153,6 +153,10 @@ describe('partial team replicas through a real PostgreSQL server', function () {
       assert.equal(open.opened, 1, 'a caught-up full replica never contacts the server');
       assert.ok(!later.notes.some((n) => /team server/i.test(n)));
       assert.equal(later.items.length, 1, 'the new memory is not there until the next pull: no server');
+      // A store linked before pull_complete existed has no such key: having pulled, it counts as caught up.
+      await b.store.write('test.legacy', (db) => setStateValue(db, PULL_COMPLETE_KEY, undefined));
+      await engine.recallDetailed({ query: 'cache', project }, { track: false });
+      assert.equal(open.opened, 1);
     } finally {
       await engine.close();
     }
