@@ -340,7 +340,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'team.serverRecallTimeoutMs', type: 'integer', default: 1500, minimum: 50, maximum: 60000, scope: 'application', target: 'team.serverRecallTimeoutMs',
-    description: "With a partial replica, the longest a recall waits for the team server before answering from the local store alone (milliseconds).",
+    description: "When recall asks the team server (a partial replica, or a full one still catching up on its pull), the longest it waits before answering from the local store alone (milliseconds).",
   },
   {
     key: 'capture.maxTurnChars', type: 'integer', default: 8000, minimum: 200, maximum: 200000, scope: 'window', target: 'capture.maxTurnChars',
