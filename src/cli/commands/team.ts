@@ -21,6 +21,7 @@ import { DEFAULT_REDACTION_CONFIG } from '../../core/config/redactionConfig';
 import { resolveTeamConfig } from '../../core/config/teamConfig';
 import { MemoryError } from '../../core/errors';
 import { createStreamLogger } from '../../core/logger';
+import type { MemorySettings } from '../../core/config/memorySettings';
 import type { MemoryStore } from '../../core/store/storeTypes';
 import { connectStore, disconnectStore, shareMemoryWithTeam, shareProject, stopSharingMemory } from '../../core/team/teamAdmin';
 import { initTeamServer } from '../../core/team/teamConnection';
@@ -38,10 +39,10 @@ import type { CliIo } from '../run';
 
 const USAGE = 'team needs a subcommand: init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect | search QUERY';
 
-function cliSync(store: MemoryStore, args: ParsedArgs, io: CliIo): TeamSync {
+function cliSync(store: MemoryStore, settings: MemorySettings, args: ParsedArgs, io: CliIo): TeamSync {
   const logger = createStreamLogger(args.flags.verbose === true ? 'debug' : 'warn', (l) => io.stderr(l + '\n'));
   return new TeamSync({
-    store, clock: systemClock, logger, config: resolveTeamConfig(), redaction: DEFAULT_REDACTION_CONFIG, jobs: DEFAULT_JOBS_CONFIG,
+    store, clock: systemClock, logger, config: resolveTeamConfig(settings.team), redaction: DEFAULT_REDACTION_CONFIG, jobs: DEFAULT_JOBS_CONFIG,
     embeddingModelId: stringFlag(args, 'model') ?? DEFAULT_EMBEDDING_MODEL,
     password: async () => {
       const { connectionString } = store.read((db) => readTeamState(db));
@@ -56,6 +57,9 @@ function statusText(s: TeamStatus): string {
     `waiting to push: ${s.waiting}`,
     `shared projects: ${s.sharedProjects.length ? s.sharedProjects.join(', ') : '(none)'}`,
     `pulled up to server sequence ${s.cursor}`,
+    s.replica === 'partial'
+      ? 'replica: partial (your memories and the team memories you recalled; recall also asks the team server)'
+      : 'replica: full (every shared memory of the shared projects; recall answers locally)',
   ];
   if (s.reason && s.state !== 'connected') lines.push(`reason: ${s.reason}`);
   return lines.join('\n') + '\n';
@@ -109,19 +113,19 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
       return 0;
     }
     case 'status': {
-      const s = await withCliStore(args, async (store) => {
-        const sync = cliSync(store, args, io);
+      const s = await withCliStore(args, async (store, settings) => {
+        const sync = cliSync(store, settings, args, io);
         try { return store.read((db) => readTeamState(db).connectionString !== undefined) ? await sync.probe() : sync.status(); } finally { await sync.stop(); }
       });
       out(s, statusText(s));
       return 0;
     }
     case 'sync': {
-      const r = await withCliStore(args, async (store) => {
-        const sync = cliSync(store, args, io);
+      const r = await withCliStore(args, async (store, settings) => {
+        const sync = cliSync(store, settings, args, io);
         try { return await sync.syncOnce(); } finally { await sync.stop(); }
       });
-      out(r, `Pushed ${r.push.sent} (${r.push.changedOnServer} changed on the server${r.push.refused ? `, ${r.push.refused} refused` : ''}); pulled ${r.pull.inserted} new, ${r.pull.updated} updated, ${r.pull.forgotten} forgotten.\n`);
+      out(r, `Pushed ${r.push.sent} (${r.push.changedOnServer} changed on the server${r.push.refused ? `, ${r.push.refused} refused` : ''}); pulled ${r.pull.inserted} new, ${r.pull.updated} updated, ${r.pull.forgotten} forgotten${r.pull.notHeld ? ` (partial replica: ${r.pull.notHeld} teammates' memories not copied; recall asks the server for them)` : ''}.\n`);
       return 0;
     }
     case 'share':

@@ -21,6 +21,7 @@ import type { ModelConfig } from './modelConfig';
 import { resolveSearchConfig } from './searchConfig';
 import type { SearchConfig } from './searchConfig';
 import { checkSettingValue } from './settingValues';
+import type { TeamReplicaMode } from './teamConfig';
 import { SETTINGS, findSetting } from './settingsTable';
 import type { LogLevel } from '../logger';
 import type { FeedbackLoopSettings } from '../sessions/feedbackLoop';
@@ -90,8 +91,11 @@ export interface MemorySettings {
   readonly confirmToolWrites: boolean;
   /** Minimum level of core service lines in the output channel. */
   readonly logLevel: LogLevel;
-  /** Projects shared with the team; the extension mirrors them into the store (teamMemory.ts). */
-  readonly team: { readonly sharedProjects: readonly string[] };
+  /**
+   * Projects shared with the team (the extension mirrors them into the store, teamMemory.ts), the
+   * replica mode and the server recall deadline (teamConfig.ts).
+   */
+  readonly team: { readonly sharedProjects: readonly string[]; readonly replica: TeamReplicaMode; readonly serverRecallTimeoutMs: number };
 }
 
 /** Sets `value` at a dotted path, creating the objects on the way. */
@@ -157,7 +161,11 @@ export function readMemorySettings(get: SettingGetter, onProblem: (message: stri
     capture: resolveCaptureConfig(section(tree, 'capture')),
     confirmToolWrites: valueAt(tree, 'tools.confirmWrites') as boolean,
     logLevel: valueAt(tree, 'log.level') as LogLevel,
-    team: { sharedProjects: valueAt(tree, 'team.sharedProjects') as readonly string[] },
+    team: {
+      sharedProjects: valueAt(tree, 'team.sharedProjects') as readonly string[],
+      replica: valueAt(tree, 'team.replica') as TeamReplicaMode,
+      serverRecallTimeoutMs: valueAt(tree, 'team.serverRecallTimeoutMs') as number,
+    },
   };
 }
 

@@ -331,6 +331,18 @@ export const SETTINGS: readonly SettingSpec[] = [
     markdownDescription: "Projects (workspace names) whose memories are shared with your team through **Memory: Connect Team Memory…**. Empty (the default) shares nothing. See docs/team.md.",
   },
   {
+    key: 'team.replica', type: 'string', default: 'full', enum: ['full', 'partial'], scope: 'application', target: 'team.replica',
+    enumDescriptions: [
+      "Keep a local copy of every memory the team shares in your shared projects; recall answers locally.",
+      "Keep only your own memories and the team memories you recalled; recall also asks the team server (for teams whose shared memories no longer fit one store).",
+    ],
+    markdownDescription: "How much of the team's shared memory this store replicates. `partial` pulls only changes to memories it holds and makes `recall` consult the team server (see `#agentMemory.team.serverRecallTimeoutMs#`). See docs/team.md \"Partial replicas\".",
+  },
+  {
+    key: 'team.serverRecallTimeoutMs', type: 'integer', default: 1500, minimum: 50, maximum: 60000, scope: 'application', target: 'team.serverRecallTimeoutMs',
+    description: "When recall asks the team server (a partial replica, or a full one still catching up on its pull), the longest it waits before answering from the local store alone (milliseconds).",
+  },
+  {
     key: 'capture.maxTurnChars', type: 'integer', default: 8000, minimum: 200, maximum: 200000, scope: 'window', target: 'capture.maxTurnChars',
     description: "Longest turn text kept from an imported transcript (longer turns, e.g. tool output, are cut).",
   },

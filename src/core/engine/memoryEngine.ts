@@ -37,6 +37,10 @@ import type { WorkerScript } from '../models/modelWorkerClient';
 import { buildEnginePipeline, startPipeline, stopPipeline } from './enginePipeline';
 import type { EnginePipeline } from './enginePipeline';
 import type { ModelState, TrackedEmbedder } from './trackedEmbedder';
+import { resolveTeamConfig } from '../config/teamConfig';
+import { recallConsultingTeam } from '../team/teamRecall';
+import { TeamServerRecall } from '../team/teamServerRecall';
+import type { ServerOpener } from '../team/teamServerRecall';
 
 /** Default longest `settle()` waits for background work before giving up (E_TIMEOUT). */
 export const SETTLE_MAX_MS = 30 * 60_000;
@@ -56,6 +60,8 @@ export interface EngineOptions {
   /** Label in this process's job lease owner ("window", "cli"). */
   readonly leaseLabel?: string;
   readonly newId?: () => string;
+  /** Replaces how recall connects to the team server for a partial replica (tests pass PGlite). */
+  readonly teamServer?: ServerOpener;
 }
 
 export interface EngineStatus {
@@ -78,9 +84,16 @@ export interface SettleOptions {
 export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   private pipeline: EnginePipeline;
   private closed = false;
+  /** The team server's side of recall for a partial replica (team.replica, docs/team.md "Partial replicas"). */
+  private readonly teamRecall: TeamServerRecall;
 
   private constructor(readonly store: S, private readonly host: HostContext, private settings: EngineSettings, private readonly options: EngineOptions) {
     this.pipeline = this.build(host.llm);
+    this.teamRecall = new TeamServerRecall({
+      store, clock: host.clock, logger: host.logger, secrets: host.secrets, ...(options.teamServer ? { open: options.teamServer } : {}),
+      context: () => ({ team: resolveTeamConfig(this.settings.team), jobs: this.settings.jobs, extract: this.settings.graphEnabled, embeddingModelId: this.embedder?.id }),
+      onReplicated: () => this.poke(),
+    });
     this.start();
   }
 
@@ -111,12 +124,18 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
     return { config: recallSearchConfig(this.settings), clock: this.host.clock, rerankers: this.pipeline.rerankers, ...(embedder ? { embedder } : {}) };
   }
 
-  /** Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. */
+  /**
+   * Recall with timings, notes and the bookkeeping promise; `track: false` records nothing. With a
+   * partial team replica (or a full one still catching up on its pull) it also asks the team
+   * server, under team.serverRecallTimeoutMs, and merges the hits this store does not hold
+   * (team/teamRecall.ts); a caught-up full replica never does.
+   */
   recallDetailed(req: RecallRequest, options: { readonly explain?: boolean; readonly track?: boolean } = {}): Promise<RecallOutcome> {
     const deps = this.recallDeps();
     const explain = options.explain ?? true;
     // Recall itself only reads; the session layer records what it says to (sessions/recallTracking.ts).
-    return options.track === false ? recallDetailed(this.store, req, deps, explain) : trackedRecall(this.store, req, deps, explain);
+    const local = (d: RecallDeps): Promise<RecallOutcome> => (options.track === false ? recallDetailed(this.store, req, d, explain) : trackedRecall(this.store, req, d, explain));
+    return this.teamRecall.wanted() ? recallConsultingTeam(req, deps, this.teamRecall, explain, local) : local(deps);
   }
 
   async recall(req: RecallRequest, options: { readonly track?: boolean } = {}): Promise<RecallResult[]> {
@@ -166,6 +185,7 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
    * their work; tests await it instead of polling.
    */
   async settle(options: SettleOptions = {}): Promise<DrainStats> {
+    await this.teamRecall.flush();
     const stats = await drainUntilSettled(this.pipeline.worker, this.store, this.host.clock, { maxWaitMs: options.maxWaitMs ?? SETTLE_MAX_MS, ...(options.onWait ? { onWait: options.onWait } : {}) });
     await this.store.flushDeferred();
     return stats;
@@ -199,6 +219,7 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.teamRecall.close();
     await stopPipeline(this.pipeline, this.options.mode !== 'onDemand');
     await this.store.close();
   }

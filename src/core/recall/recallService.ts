@@ -66,6 +66,12 @@ export interface RecallOutcome extends RankedRecall {
    * nothing to record (no result and no lexical hit). Recall itself writes nothing.
    */
   readonly bookkeeping: RecallBookkeepingEntry | undefined;
+  /**
+   * Partial team replicas only (src/core/team/teamRecall.ts): settles once this recall's hits
+   * from the team server are replicated into the store (or that failed), for a host that reads
+   * the store about them right away (the Knowledge panel's team marks). Never rejects.
+   */
+  readonly teamReplicated?: Promise<void>;
 }
 
 /** Full recall with timings and notes (bench, CLI --explain). */

@@ -31,6 +31,13 @@ export interface ApplyDeps {
   readonly embeddingModelId: string | undefined;
   /** Whether replicas get extraction jobs (extraction runs locally on replicated content). */
   readonly extract: boolean;
+  /**
+   * A partial replica (team.replica 'partial', docs/team.md "Partial replicas"): rows this store
+   * does not hold are not inserted, except those of `ownRole` (one's own memories from another
+   * machine); changes and tombstones still reach the rows it holds, and the cursor still advances.
+   */
+  readonly partial?: boolean;
+  readonly ownRole?: string;
 }
 
 export interface ApplySummary {
@@ -39,6 +46,8 @@ export interface ApplySummary {
   readonly forgotten: number;
   readonly vectorsReused: number;
   readonly skipped: number;
+  /** Partial replica: others' rows the store does not hold, passed over (the cursor moved past them). */
+  readonly notHeld: number;
 }
 
 function clampUnit(v: number | null, fallback: number): number {
@@ -74,7 +83,10 @@ function queueJobs(db: SqlWriter, memoryId: string, embed: boolean, deps: ApplyD
 
 interface ShareRow { memory_id: string; origin: string; state: string; local_id: string | null }
 
-interface Counts { inserted: number; updated: number; forgotten: number; vectorsReused: number; skipped: number }
+interface Counts { inserted: number; updated: number; forgotten: number; vectorsReused: number; skipped: number; notHeld: number }
+
+/** Whether a partial replica takes a row it does not hold yet: only its own role's. */
+const takesNew = (row: IncomingRow, deps: ApplyDeps): boolean => deps.partial !== true || (deps.ownRole !== undefined && row.author === deps.ownRole);
 
 /**
  * Applies pulled rows in one transaction and moves the cursor past them. Rows at or below the
@@ -87,7 +99,7 @@ interface Counts { inserted: number; updated: number; forgotten: number; vectors
 export function applyPulled(db: SqlWriter, rows: readonly IncomingRow[], deps: ApplyDeps): ApplySummary {
   const nowIso = isoFromMs(deps.clock.now());
   let cursor = readTeamState(db).cursor;
-  const counts: Counts = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0 };
+  const counts: Counts = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0, notHeld: 0 };
   const live: IncomingRow[] = [];
   for (const row of rows) {
     if (row.seq <= cursor) { counts.skipped++; continue; }
@@ -102,6 +114,7 @@ export function applyPulled(db: SqlWriter, rows: readonly IncomingRow[], deps: A
   for (const row of live) {
     const share = shares.get(row.id);
     if (!share && !row.deleted) {
+      if (!takesNew(row, deps)) { counts.notHeld++; continue; }
       const p = prepareNew(row);
       if (p) fresh.push(p); else counts.skipped++;
       continue;
@@ -139,6 +152,8 @@ function applyOne(db: SqlWriter, row: IncomingRow, share: ShareRow | undefined, 
   if (!content) { counts.skipped++; return; }
   const hash = contentHash(content);
   if (share?.state === 'tombstone' && share.local_id === null) {
+    // A partial replica no longer holds it: it comes back only when a recall finds it again.
+    if (!takesNew(row, deps)) { counts.notHeld++; return; }
     // Shared again by its author after a tombstone: the replica comes back under the same id.
     db.run('DELETE FROM team_shares WHERE memory_id = ?', [row.id]);
     insertOne(db, row, content, hash, deps, nowIso, counts);
@@ -159,6 +174,27 @@ function applyOne(db: SqlWriter, row: IncomingRow, share: ShareRow | undefined, 
   } else if (useVector(db, row, row.id, hash, deps, nowIso, false)) {
     counts.vectorsReused++;
   }
+}
+
+/**
+ * Replicates rows a recall found on the team server (partial replicas, teamServerRecall.ts) as a
+ * pull would insert them: the same memory row, team_shares row (with the row's server sequence),
+ * reused vector and jobs, so extraction, the graph, the tree and later recalls see them and later
+ * changes and tombstones pulled by the cursor reach them. The cursor is not moved. A row the store
+ * already holds (a pull or another recall got there first) or a tombstone is left alone.
+ */
+export function applyRecalled(db: SqlWriter, rows: readonly IncomingRow[], deps: ApplyDeps): number {
+  if (rows.length === 0) return 0;
+  const nowIso = isoFromMs(deps.clock.now());
+  const held = new Set(db.all<{ memory_id: string }>('SELECT memory_id FROM team_shares WHERE memory_id IN (SELECT value FROM json_each(?))', [JSON.stringify(rows.map((r) => r.id))]).map((r) => r.memory_id));
+  const fresh: NonNullable<ReturnType<typeof prepareNew>>[] = [];
+  for (const row of rows) {
+    if (row.deleted || held.has(row.id)) continue;
+    held.add(row.id);
+    const p = prepareNew(row);
+    if (p) fresh.push(p);
+  }
+  return insertNewReplicas(db, fresh, deps, nowIso).inserted;
 }
 
 /** A replica inserted one by one (a row shared again after its tombstone). */

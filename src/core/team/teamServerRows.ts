@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { IncomingRow } from './teamApply';
 import type { OutboxItem, PushAck } from './teamOutbox';
 import { SERVER_SCHEMA } from './serverSchema';
+import type { ServerSql } from './serverSql';
 
 const PUSH_SQL = `
 INSERT INTO ${SERVER_SCHEMA}.memories AS m (id, project, type, content, content_hash, tags, importance, confidence, origin_store, created_at, deleted, model_id, dimensions, vector)
@@ -24,6 +25,18 @@ RETURNING id, author, seq`;
 const PULL_SQL = `
 SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
   FROM ${SERVER_SCHEMA}.memories WHERE seq > $1 AND project = ANY($2::text[]) ORDER BY seq LIMIT $3`;
+
+const BY_ID_SQL = `
+SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
+  FROM ${SERVER_SCHEMA}.memories WHERE id = ANY($1::text[]) AND project = ANY($2::text[]) AND NOT deleted`;
+
+/** A partial replica's pull page: which rows changed, without their content or vectors. */
+const LIGHT_PULL_SQL = `
+SELECT id, author, project, deleted, seq FROM ${SERVER_SCHEMA}.memories WHERE seq > $1 AND project = ANY($2::text[]) ORDER BY seq LIMIT $3`;
+
+const ANY_BY_ID_SQL = `
+SELECT id, author, project, type, content, content_hash, tags, importance, confidence, created_at, deleted, model_id, dimensions, vector, seq
+  FROM ${SERVER_SCHEMA}.memories WHERE id = ANY($1::text[]) AND project = ANY($2::text[])`;
 
 /** SQLSTATE classes that make one row permanently unacceptable (retrying cannot help). */
 const isRowRefusal = (code: string): boolean => code === '42501' || code.startsWith('23') || code.startsWith('22');
@@ -79,6 +92,39 @@ export async function fetchPulled(client: Client, cursor: number, projects: read
   return (await client.query<RawRow>(PULL_SQL, [cursor, projects, limit])).rows.map(toIncoming);
 }
 
+/** Whole rows by id (the team memories a recall found, to replicate them), of the shared projects only. */
+export async function fetchByIds(sql: ServerSql, ids: readonly string[], projects: readonly string[]): Promise<IncomingRow[]> {
+  if (ids.length === 0) return [];
+  return (await sql.query<RawRow>(BY_ID_SQL, [ids, projects])).rows.map(toIncoming);
+}
+
+/** A row of a pull page before its content is fetched. */
+export interface PulledHeader { readonly id: string; readonly author: string; readonly project: string; readonly deleted: boolean; readonly seq: number }
+
+/**
+ * A partial replica's pull page (docs/team.md "Partial replicas"): the page's headers first, then
+ * whole rows only for those `wanted` names (rows the store holds, one's own), so teammates' content
+ * and vectors the store will not keep never cross the network. Every header is returned in sequence
+ * order, so the cursor still moves past the whole page: a row not fetched comes back without
+ * content (applyPulled passes over it as not held). A fetched row keeps its header's sequence
+ * number even if it changed in between (the newer state is applied now, and again, as a no-op, when
+ * the cursor reaches its new number), so the cursor never jumps over rows of the page.
+ */
+export async function fetchPulledPartial(sql: ServerSql, cursor: number, projects: readonly string[], limit: number, wanted: (headers: readonly PulledHeader[]) => ReadonlySet<string>): Promise<IncomingRow[]> {
+  const headers = (await sql.query<{ id: string; author: string; project: string; deleted: boolean; seq: string }>(LIGHT_PULL_SQL, [cursor, projects, limit])).rows
+    .map((h) => ({ id: h.id, author: h.author, project: h.project, deleted: h.deleted, seq: Number(h.seq) }));
+  const want = headers.length > 0 ? wanted(headers) : new Set<string>();
+  const full = new Map<string, IncomingRow>();
+  if (want.size > 0) for (const r of (await sql.query<RawRow>(ANY_BY_ID_SQL, [[...want], projects])).rows) full.set(r.id, toIncoming(r));
+  return headers.map((h) => {
+    const f = full.get(h.id);
+    return f ? { ...f, seq: h.seq } : {
+      id: h.id, author: h.author, project: h.project, deleted: h.deleted, seq: h.seq, type: '', content: '', content_hash: '', tags: null,
+      importance: null, confidence: null, created_at: '', model_id: null, dimensions: null, vector: null,
+    };
+  });
+}
+
 interface RawRow {
   id: string; author: string; project: string; type: string; content: string; content_hash: string; tags: string | null;
   importance: number | null; confidence: number | null; created_at: string; deleted: boolean; model_id: string | null;
@@ -86,6 +132,7 @@ interface RawRow {
 }
 
 function toIncoming(r: RawRow): IncomingRow {
+  // pg returns bytea as a Buffer, PGlite as a Uint8Array: both are views over bytes.
   return { ...r, vector: r.vector ? new Uint8Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength) : null, seq: Number(r.seq) };
 }
 

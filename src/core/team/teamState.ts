@@ -43,11 +43,40 @@ export function readTeamState(db: SqlReader): TeamLocalState {
   return { connectionString: stateValue(db, 'connection'), sharedProjects: projects, cursor: Number(stateValue(db, 'cursor') ?? 0) || 0, role: stateValue(db, 'role') };
 }
 
+/**
+ * team_state key set while the cursor is advanced by a partial replica (team.replica 'partial'):
+ * such a cursor passed over rows the store did not take, so a full replica must restart it.
+ */
+export const PULL_MODE_KEY = 'pull_mode';
+
+export function readPullMode(db: SqlReader): 'partial' | undefined {
+  return stateValue(db, PULL_MODE_KEY) === 'partial' ? 'partial' : undefined;
+}
+
+/**
+ * team_state key: '1' once a pull reached the server's newest row, '0' from a cursor restart
+ * (another server, a newly shared project, partial → full) until then. A full replica that has
+ * not caught up asks the server on recall meanwhile (docs/team.md "Partial replicas"). Stores
+ * linked before the key existed have none: they count as caught up once they pulled anything.
+ */
+export const PULL_COMPLETE_KEY = 'pull_complete';
+
+export function readPullComplete(db: SqlReader): boolean {
+  const v = stateValue(db, PULL_COMPLETE_KEY);
+  return v === '1' || (v === undefined && readTeamState(db).cursor > 0);
+}
+
+/** Restarts the pull cursor: the next pull reads the server from its first row. */
+export function restartCursor(db: SqlWriter): void {
+  setStateValue(db, 'cursor', '0');
+  setStateValue(db, PULL_COMPLETE_KEY, '0');
+}
+
 /** Saves the connection (no password) and restarts the cursor when the server changed. */
 export function saveConnection(db: SqlWriter, connectionString: string, serverKey: string, role: string): void {
   const before = stateValue(db, 'server');
   if (before !== serverKey) {
-    setStateValue(db, 'cursor', '0');
+    restartCursor(db);
     // Replicas of the other server stay as memories but no longer follow it.
     db.run("DELETE FROM team_shares WHERE origin = 'remote'");
     db.run("UPDATE team_shares SET pushed_hash = NULL, vector_pushed = 0 WHERE origin = 'local'");
@@ -72,6 +101,6 @@ export function setProjectShared(db: SqlWriter, project: string, shared: boolean
   const list = [...current].sort();
   setStateValue(db, 'shared_projects', JSON.stringify(list));
   // A newly shared project is pulled from the start (the cursor only covered the other projects).
-  if (shared) setStateValue(db, 'cursor', '0');
+  if (shared) restartCursor(db);
   return list;
 }

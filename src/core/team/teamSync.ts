@@ -17,14 +17,17 @@ import type { RedactionConfig } from '../config/redactionConfig';
 import type { TeamConfig } from '../config/teamConfig';
 import { MemoryError, userMessage } from '../errors';
 import type { Logger } from '../logger';
-import type { Disposable, MemoryStore } from '../store/storeTypes';
+import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import type { ParsedConnection } from './teamConnection';
 import { applyPulled } from './teamApply';
 import type { ApplySummary } from './teamApply';
 import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
-import { fetchPulled, sendBatch } from './teamServerRows';
-import { readTeamState } from './teamState';
+import { fetchPulled, fetchPulledPartial, sendBatch } from './teamServerRows';
+import type { PulledHeader } from './teamServerRows';
+import { PULL_COMPLETE_KEY, PULL_MODE_KEY, readPullComplete, readPullMode, readTeamState, restartCursor, setStateValue } from './teamState';
+import { TEAM_RECALLED_LABEL } from './teamServerRecall';
+import type { TeamReplicaMode } from '../config/teamConfig';
 import { NOTIFY_CHANNEL } from './serverSchema';
 
 export interface TeamSyncDeps {
@@ -54,6 +57,8 @@ export interface TeamStatus {
   readonly lastSyncAt: string | undefined;
   readonly sharedProjects: readonly string[];
   readonly cursor: number;
+  /** team.replica: 'full' holds every shared memory, 'partial' its own and the recalled ones (recall asks the server). */
+  readonly replica: TeamReplicaMode;
 }
 
 export interface PushSummary {
@@ -70,7 +75,7 @@ export interface SyncSummary {
 
 
 
-const OWN_WRITES = new Set(['team.scan', 'team.ack', 'team.pull']);
+const OWN_WRITES = new Set(['team.scan', 'team.ack', 'team.pull', 'team.mode', TEAM_RECALLED_LABEL]);
 
 
 export class TeamSync {
@@ -98,7 +103,7 @@ export class TeamSync {
     const server = local.state.connectionString ? safeLabel(local.state.connectionString) : undefined;
     return {
       state: server ? this.state : 'off', server, waiting: local.waiting, reason: this.reason, lastSyncAt: this.lastSyncAt,
-      sharedProjects: local.state.sharedProjects, cursor: local.state.cursor,
+      sharedProjects: local.state.sharedProjects, cursor: local.state.cursor, replica: this.deps.config.replica,
     };
   }
 
@@ -322,27 +327,55 @@ export class TeamSync {
 
   private async pullNow(): Promise<ApplySummary> {
     const { store, config, clock, jobs } = this.deps;
-    const total = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0 };
+    const total = { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 0, notHeld: 0 };
+    const partial = config.replica === 'partial';
+    // A cursor advanced by a partial replica passed over rows it did not take: a full replica
+    // starts again from 0 (rows it holds are applied as no-ops), so it ends up holding them all.
+    if (!partial && store.read((db) => readPullMode(db)) === 'partial') {
+      await store.write('team.mode', (db) => { restartCursor(db); setStateValue(db, PULL_MODE_KEY, undefined); });
+    } else if (partial && store.read((db) => readPullMode(db)) !== 'partial') {
+      await store.write('team.mode', (db) => setStateValue(db, PULL_MODE_KEY, 'partial'));
+    }
     for (;;) {
-      const { cursor, sharedProjects } = store.read((db) => readTeamState(db));
+      const { cursor, sharedProjects, role } = store.read((db) => readTeamState(db));
       if (sharedProjects.length === 0) break;
-      const incoming = await this.withClient((client) => fetchPulled(client, cursor, sharedProjects, config.pullBatch));
-      if (incoming.length === 0) break;
-      const applied = await store.write('team.pull', (db) => applyPulled(db, incoming, {
-        clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true,
-      }));
+      // A partial replica fetches content only for the rows it holds or wrote (teamServerRows.ts).
+      const incoming = await this.withClient((client) => (partial
+        ? fetchPulledPartial(client, cursor, sharedProjects, config.pullBatch, (headers) => store.read((db) => heldOrOwn(db, headers, role)))
+        : fetchPulled(client, cursor, sharedProjects, config.pullBatch)));
+      if (incoming.length === 0) {
+        if (!store.read((db) => readPullComplete(db))) await store.write('team.pull', (db) => setStateValue(db, PULL_COMPLETE_KEY, '1'));
+        break;
+      }
+      const last = incoming.length < config.pullBatch;
+      const applied = await store.write('team.pull', (db) => {
+        const r = applyPulled(db, incoming, {
+          clock, jobs, embeddingModelId: this.deps.embeddingModelId, extract: this.deps.extract ?? true, partial, ...(role !== undefined ? { ownRole: role } : {}),
+        });
+        // The server's newest row is applied: a full replica has caught up (its recall stops asking the server).
+        if (last) setStateValue(db, PULL_COMPLETE_KEY, '1');
+        return r;
+      });
       total.inserted += applied.inserted;
       total.updated += applied.updated;
       total.forgotten += applied.forgotten;
       total.vectorsReused += applied.vectorsReused;
       total.skipped += applied.skipped;
+      total.notHeld += applied.notHeld;
       this.setState('connected');
-      if (incoming.length < config.pullBatch) break;
+      if (last) break;
     }
     return total;
   }
 }
 
+
+/** The rows of a pull page a partial replica takes: those it holds (a team_shares row) and its own role's. */
+function heldOrOwn(db: SqlReader, headers: readonly PulledHeader[], role: string | undefined): Set<string> {
+  const held = new Set(db.all<{ memory_id: string }>('SELECT memory_id FROM team_shares WHERE memory_id IN (SELECT value FROM json_each(?))', [JSON.stringify(headers.map((h) => h.id))]).map((r) => r.memory_id));
+  for (const h of headers) if (role !== undefined && h.author === role) held.add(h.id);
+  return held;
+}
 
 function safeLabel(connectionString: string): string | undefined {
   try { return parseConnectionString(connectionString).label; } catch { return undefined; }

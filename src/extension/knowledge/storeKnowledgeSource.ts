@@ -45,7 +45,7 @@ export interface StoreKnowledgeSourceOptions {
   /** Recall dependencies (config, embedder, reranker); the playground's recalls are not tracked. */
   readonly recallDeps?: Omit<RecallDeps, 'track'>;
   /** The playground's recall, untracked; the extension passes its engine's so it follows every settings change. */
-  readonly recallUntracked?: (req: RecallRequest) => Promise<{ readonly items: readonly RecallResult[] }>;
+  readonly recallUntracked?: (req: RecallRequest) => Promise<{ readonly items: readonly RecallResult[]; readonly teamReplicated?: Promise<void> }>;
   /** The last focal resolution of this process; without one the latest stored session's focal set is shown. */
   readonly lastFocal?: () => FocalSnapshot | undefined;
 }
@@ -110,6 +110,8 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
     const req = { query, limit: Math.min(limit, PROTOCOL_LIMITS.recallLimitMax) };
     const deps: RecallDeps = { clock: this.options.clock, ...this.options.recallDeps, track: false };
     const outcome = this.options.recallUntracked ? await this.options.recallUntracked(req) : await recallDetailed(this.options.store, req, deps, true);
+    // A partial team replica's server hits are being copied into the store: their marks come from there.
+    await outcome.teamReplicated;
     const marks = this.options.store.read((db) => teamMarks(db, outcome.items.map((r) => r.id)));
     return outcome.items.map((r) => toRecallView(r, marks.get(r.id) ?? null));
   }

@@ -57,7 +57,7 @@ class TeamController implements vscode.Disposable {
     if (!connectionString) { this.render(undefined); return; }
     const settings = this.services.settings();
     const sync = new TeamSync({
-      store: rt.store, clock: this.services.host.clock, logger: this.services.logger, config: resolveTeamConfig(),
+      store: rt.store, clock: this.services.host.clock, logger: this.services.logger, config: resolveTeamConfig(settings.team),
       redaction: DEFAULT_REDACTION_CONFIG, jobs: settings.jobs, embeddingModelId: rt.embedder?.id, extract: settings.graphEnabled,
       password: teamPasswordFrom(this.services.secrets, connectionString),
     });
@@ -152,6 +152,11 @@ export function registerTeamMemory(context: vscode.ExtensionContext, services: S
   }));
   let lastSetting = controller.settingProjects();
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    // The replica mode changes what a pull takes: the live sync is rebuilt on the new settings.
+    if (e.affectsConfiguration('agentMemory.team.replica')) {
+      const rt = services.current();
+      if (rt) void controller.detach().then(() => controller.attach(rt)).catch((e2: unknown) => services.logger.warn(`team memory: ${userMessage(e2)}`));
+    }
     if (!e.affectsConfiguration(`agentMemory.${SHARED_PROJECTS_SETTING}`)) return;
     const previous = lastSetting;
     lastSetting = controller.settingProjects();

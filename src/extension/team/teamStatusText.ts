@@ -7,9 +7,10 @@ import type { TeamStatus } from '../../core/team/teamSync';
 export function describeTeam(s: TeamStatus): string {
   if (s.state === 'off' || !s.server) return 'Team memory: not connected.';
   const projects = s.sharedProjects.length ? s.sharedProjects.join(', ') : 'no project shared yet';
-  if (s.state === 'connected') return `Team memory: connected to ${s.server} (${projects}); ${s.waiting} waiting to push.`;
-  if (s.state === 'offline') return `Team memory: offline, ${s.waiting} waiting to push (${s.reason ?? 'server unreachable'}).`;
-  return `Team memory: error — ${s.reason ?? 'unknown'} (${s.waiting} waiting).`;
+  const partial = s.replica === 'partial' ? ' Partial replica: recall also asks the team server.' : '';
+  if (s.state === 'connected') return `Team memory: connected to ${s.server} (${projects}); ${s.waiting} waiting to push.${partial}`;
+  if (s.state === 'offline') return `Team memory: offline, ${s.waiting} waiting to push (${s.reason ?? 'server unreachable'}).${partial}`;
+  return `Team memory: error — ${s.reason ?? 'unknown'} (${s.waiting} waiting).${partial}`;
 }
 
 /** The status bar text, or undefined when the item should be hidden (team memory off). */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { TeamStatus } from '../../../src/core/team/teamSync';
 import { describeTeam, memoryIdOf, teamBarText } from '../../../src/extension/team/teamStatusText';
 
-const base: TeamStatus = { state: 'connected', server: 'alice@db:5432/team', waiting: 0, reason: undefined, lastSyncAt: undefined, sharedProjects: ['web'], cursor: 7 };
+const base: TeamStatus = { state: 'connected', server: 'alice@db:5432/team', waiting: 0, reason: undefined, lastSyncAt: undefined, sharedProjects: ['web'], cursor: 7, replica: 'full' };
 
 describe('team status texts', () => {
   it('hides the status bar item and says "not connected" when team memory is off', () => {
@@ -10,6 +10,10 @@ describe('team status texts', () => {
     assert.equal(teamBarText(off), undefined);
     assert.equal(teamBarText(undefined), undefined);
     assert.equal(describeTeam(off), 'Team memory: not connected.');
+  });
+
+  it('says when the store is a partial replica (recall asks the server)', () => {
+    assert.equal(describeTeam({ ...base, replica: 'partial' }), 'Team memory: connected to alice@db:5432/team (web); 0 waiting to push. Partial replica: recall also asks the team server.');
   });
 
   it('names the server and shared projects when connected, the waiting count and reason when offline or failing', () => {

@@ -12,6 +12,7 @@ import './rerankAndFocusContract';
 import './modelContract';
 import './llmContract';
 import './extensionContract';
+import './teamContract';
 
 /**
  * Settings known to do nothing yet (none today): listed so the suite stays green while a fix is in

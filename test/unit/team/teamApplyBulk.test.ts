@@ -52,7 +52,7 @@ describe('applying a pulled page of new replicas in multi-row statements', () =>
     page.push(row('bad-vector', 62, 'A memory whose vector has a length no layout fits.', { model_id: MODEL, dimensions: 8, vector: new Uint8Array(5) }));
     const counter = { runs: 0 };
     const summary = await store.write('team.pull', (w) => applyPulled(counting(w, counter), page, deps));
-    assert.deepEqual(summary, { inserted: 62, updated: 0, forgotten: 0, vectorsReused: 40, skipped: 0 });
+    assert.deepEqual(summary, { inserted: 62, updated: 0, forgotten: 0, vectorsReused: 40, skipped: 0, notHeld: 0 });
     assert.ok(counter.runs <= 8, `${counter.runs} statements for 62 rows`);
     store.read((db) => {
       const m = db.get<Record<string, unknown>>("SELECT type, who, source_type, source_id, tags, importance, confidence, extraction_status, embedding_model, created_at FROM memories WHERE id = 'r0'");
@@ -74,7 +74,7 @@ describe('applying a pulled page of new replicas in multi-row statements', () =>
     });
     // The same page again (a retry after a crash before the cursor was seen) changes nothing.
     const again = await store.write('team.pull', (w) => applyPulled(w, page, deps));
-    assert.deepEqual(again, { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 62 });
+    assert.deepEqual(again, { inserted: 0, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 62, notHeld: 0 });
   });
 
   it('merges into an existing memory with the same text, and into an earlier row of the same page, as insertMemory would', async () => {
@@ -88,7 +88,7 @@ describe('applying a pulled page of new replicas in multi-row statements', () =>
       row('tombstone-unknown', 6, '', { deleted: true }),
     ];
     const summary = await store.write('team.pull', (w) => applyPulled(w, page, deps));
-    assert.deepEqual(summary, { inserted: 2, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 4 });
+    assert.deepEqual(summary, { inserted: 2, updated: 0, forgotten: 0, vectorsReused: 0, skipped: 4, notHeld: 0 });
     store.read((db) => {
       const shares = db.all<{ memory_id: string; local_id: string | null }>('SELECT memory_id, local_id FROM team_shares ORDER BY memory_id');
       assert.deepEqual(shares.map((s) => [s.memory_id, s.local_id]), [['dup-of-mine', 'mine'], ['first', null], ['other-project', null], ['second', 'first']]);
@@ -101,7 +101,7 @@ describe('applying a pulled page of new replicas in multi-row statements', () =>
     const summary = await store.write('team.pull', (w) => applyPulled(w, [
       row('a', 3, 'Alpha note, revised.'), row('b', 4, '', { deleted: true }), row('c', 5, 'Gamma note.'),
     ], deps));
-    assert.deepEqual(summary, { inserted: 1, updated: 1, forgotten: 1, vectorsReused: 0, skipped: 0 });
+    assert.deepEqual(summary, { inserted: 1, updated: 1, forgotten: 1, vectorsReused: 0, skipped: 0, notHeld: 0 });
     store.read((db) => {
       assert.equal(db.get<{ content: string }>("SELECT content FROM memories WHERE id = 'a'")?.content, 'Alpha note, revised.');
       assert.equal(db.get("SELECT 1 AS x FROM memories WHERE id = 'b'"), undefined);

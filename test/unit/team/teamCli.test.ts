@@ -91,6 +91,33 @@ describe('agent-memory team (CLI against a real server)', function () {
     assert.match(offline.err, /not connected/);
   });
 
+  it('a partial replica: team sync passes over a teammate\'s memory, team status says partial, recall finds it on the server and keeps it', async () => {
+    const gina = fx.passwords.get('gina') as string;
+    const hugo = fx.passwords.get('hugo') as string;
+    const a = storeDir();
+    const b = storeDir();
+    for (const [dir, role, pw] of [[a, 'gina', gina], [b, 'hugo', hugo]] as const) {
+      assert.equal((await cli(pw, ['--store', dir, 'team', 'connect', fx.pg.url(role)])).code, 0);
+      assert.equal((await cli(pw, ['--store', dir, 'team', 'share', '--project', 'cli-partial'])).code, 0);
+    }
+    assert.equal((await cli(hugo, ['--store', b, 'config', 'set', 'team.replica', 'partial'])).code, 0);
+    const remembered = await cli(gina, ['--store', a, 'remember', '--project', 'cli-partial', 'The billing exports are signed with the ops GPG key.']);
+    const id = remembered.out.trim().split(/\s+/).find((w) => /^[0-9a-f-]{36}$/.test(w)) as string;
+    assert.equal((await cli(gina, ['--store', a, 'team', 'sync'])).code, 0);
+    const pulled = await cli(hugo, ['--store', b, 'team', 'sync']);
+    assert.equal(pulled.code, 0, pulled.err);
+    assert.match(pulled.out, /pulled 0 new, .*partial replica: 1 teammates' memories not copied/);
+    const status = await cli(hugo, ['--store', b, 'team', 'status']);
+    assert.match(status.out, /replica: partial/);
+    const found = await cli(hugo, ['--store', b, 'recall', '--only', 'lexical', '--explain', 'billing exports signed']);
+    assert.equal(found.code, 0, found.err);
+    assert.match(found.out, new RegExp(`signed with the ops GPG key[\\s\\S]*id ${id}[\\s\\S]*note: from the team server, shared by gina`));
+    assert.ok(!found.err.includes(hugo));
+    // Replicated by that recall: a full-replica recall (no server) now finds it in the store.
+    const local = await cli(hugo, ['--store', b, '--set', 'team.replica=full', 'recall', '--only', 'lexical', '--json', 'billing exports signed']);
+    assert.deepEqual(JSON.parse(local.out).map((r: { id: string }) => r.id), [id]);
+  });
+
   it('reads the password from a pgpass file when PGPASSWORD is not set', async () => {
     const dir = storeDir();
     const passFile = join(storeDir(), 'pgpass');
