@@ -1,7 +1,7 @@
 // Builds three bundles: the extension host (cjs/node), the CLI (cjs/node) and the Knowledge
 // webview (browser). Flags: --production (minify, no sourcemaps), --watch, --quiet.
 import * as esbuild from 'esbuild';
-import { mkdirSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -50,6 +50,9 @@ const builds = [
 ];
 
 mkdirSync('dist', { recursive: true });
+// Data files the bundles read at run time from beside themselves instead of carrying them inline
+// (the entity tagger's 1.8 MB of weights: src/core/extraction/entityMentions.ts).
+copyFileSync('src/core/extraction/entityTaggerWeights.json', 'dist/entityTaggerWeights.json');
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();
   console.log('[esbuild] watching');

@@ -3,7 +3,7 @@
 // stay external: the host provides vscode, mocha resolves from the repo's node_modules).
 // Also used by .vscode-test.mjs users: `node scripts/vscode/buildIntegrationTests.mjs`.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { paths, repoRoot } from './toolchain.mjs';
@@ -28,6 +28,9 @@ export async function buildIntegrationTests(outDir = paths.integrationOut) {
     external: ['vscode', 'mocha'],
     logLevel: 'warning',
   });
+  // Bundled core code reads the entity tagger's weights from beside its bundle, as dist/ has them
+  // (esbuild.mjs; src/core/extraction/entityMentions.ts).
+  copyFileSync(join(repoRoot, 'src', 'core', 'extraction', 'entityTaggerWeights.json'), join(outDir, 'entityTaggerWeights.json'));
   return { dir: outDir, index: join(outDir, 'index.js'), files: entries.length - 1 };
 }
 

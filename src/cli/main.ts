@@ -1,6 +1,7 @@
 import { userMessage } from '../core/errors';
 import { checkRawArgs } from './rawArgs';
 import { runCli } from './run';
+import { chooseWasmTiering } from './wasmTiering';
 
 const argv = process.argv.slice(2);
 let rawProblem: string | undefined;
@@ -10,6 +11,7 @@ if (rawProblem !== undefined) {
   process.stderr.write(`agent-memory: ${rawProblem}\n`);
   process.exitCode = 1;
 } else {
+  chooseWasmTiering(argv);
   runCli(argv, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) })
     .then((code) => { process.exitCode = code; })
     .catch((e: unknown) => {

@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_GENERIC_NOUNS, DEFAULT_NAME_STOPWORDS, DEFAULT_NEVER_ENTITIES, DEFAULT_TECH_TERMS } from '../config/extractionConfig';
 import type { EntityType } from '../config/extractionConfig';
 import { defaultGazetteer } from './entityGazetteer';
 import { createEntityTagger, parseTaggerWeights } from './entityTagger';
-import type { EntityTagger, TaggerWeights } from './entityTagger';
-import SHIPPED_WEIGHTS from './entityTaggerWeights.json';
+import type { EntityTagger, SerializedTaggerWeights, TaggerWeights } from './entityTagger';
 
 /** One entity mention found in a sentence, with its character span. */
 export interface Mention {
@@ -30,6 +31,18 @@ export interface MentionVocabulary {
   readonly tagger?: EntityTagger;
 }
 
+/**
+ * The shipped tagger weights (1.8 MB of JSON), read on first use instead of bundled: inside the CLI
+ * bundle they were two thirds of the code every command compiles (~15 ms of each start, `stats`
+ * included; docs/store.md, "Where the 100k open goes"). The file sits beside this module in the
+ * sources and beside the bundles in dist/ (esbuild.mjs copies it there).
+ */
+export const TAGGER_WEIGHTS_FILE = 'entityTaggerWeights.json';
+
+function readShippedWeights(): SerializedTaggerWeights {
+  return JSON.parse(readFileSync(join(__dirname, TAGGER_WEIGHTS_FILE), 'utf8')) as SerializedTaggerWeights;
+}
+
 let shippedWeights: TaggerWeights | undefined;
 let defaultTagger: EntityTagger | undefined;
 /** The shipped tagger with the built-in gazetteer, built once on first use. */
@@ -37,7 +50,7 @@ export function shippedEntityTagger(extraNames: Iterable<string> = []): EntityTa
   const extra = [...extraNames];
   if (!extra.length && defaultTagger) return defaultTagger;
   const gaz = defaultGazetteer(extra);
-  shippedWeights ??= parseTaggerWeights(SHIPPED_WEIGHTS);
+  shippedWeights ??= parseTaggerWeights(readShippedWeights());
   const tagger = createEntityTagger(shippedWeights, (lw) => gaz.has(lw));
   if (!extra.length) defaultTagger = tagger;
   return tagger;

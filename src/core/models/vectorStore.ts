@@ -32,19 +32,29 @@ export function vectorToBlob(vector: Float32Array, encoding: VectorEncoding = ST
 
 /** The vector in a BLOB of either layout, or undefined when its length fits neither for `dims`. */
 export function decodeVector(blob: Uint8Array, dims: number): Float32Array | undefined {
+  if (!Number.isInteger(dims) || dims < 0) return undefined;
+  const out = new Float32Array(dims);
+  return decodeVectorInto(blob, dims, out) ? out : undefined;
+}
+
+/**
+ * Decodes a BLOB of either layout into `out` (at least `dims` long) without allocating a vector;
+ * false when its length fits neither. The vector index loads every row through one scratch vector
+ * this way (at 100k memories a fresh array per row was a fifth of the first recall's index load).
+ */
+export function decodeVectorInto(blob: Uint8Array, dims: number, out: Float32Array): boolean {
+  if (!Number.isInteger(dims) || dims < 0 || out.length < dims) return false;
   if (blob.byteLength === dims * 4) {
-    const copy = new Uint8Array(blob.byteLength);
-    copy.set(blob);
-    return new Float32Array(copy.buffer);
+    new Uint8Array(out.buffer, out.byteOffset, dims * 4).set(blob);
+    return true;
   }
-  if (blob.byteLength === dims + 4 && dims > 0) {
+  if (dims > 0 && blob.byteLength === dims + 4) {
     const scale = new DataView(blob.buffer, blob.byteOffset, 4).getFloat32(0, true);
     const q = new Int8Array(blob.buffer, blob.byteOffset + 4, dims);
-    const out = new Float32Array(dims);
     for (let i = 0; i < dims; i++) out[i] = (q[i] as number) * scale;
-    return out;
+    return true;
   }
-  return undefined;
+  return false;
 }
 
 /**

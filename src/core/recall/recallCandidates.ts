@@ -115,17 +115,24 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   });
   timings.lexicalMs = performance.now() - l0;
 
-  const qvec = await embedding;
+  // The index is brought up to date while the embedder works on the query in its worker thread:
+  // the first recall of a process loads every vector here (1.2 s at 100k memories), which used to
+  // start only after the model had loaded and answered (docs/store.md, "recall --stdin at 100k").
   const v0 = performance.now();
   let vectors = vectorsIn;
-  const vecTop = new Map<string, number>();
-  if (qvec && deps.embedder) {
+  if (wantVector && deps.embedder) {
     vectors ??= new VectorIndex(deps.embedder.id, deps.embedder.dims);
     const vi = vectors;
     store.read((db) => vi.sync(db));
-    for (const [id, s] of vi.vectors.topK(qvec, cfg.topK * cfg.lexical.candidateFactor)) vecTop.set(id, Math.max(0, s));
   }
-  timings.vectorMs = performance.now() - v0;
+  const syncMs = performance.now() - v0;
+  const qvec = await embedding;
+  const v1 = performance.now();
+  const vecTop = new Map<string, number>();
+  if (qvec && vectors) {
+    for (const [id, s] of vectors.vectors.topK(qvec, cfg.topK * cfg.lexical.candidateFactor)) vecTop.set(id, Math.max(0, s));
+  }
+  timings.vectorMs = syncMs + (performance.now() - v1);
   const cosine = (id: string): number | undefined => (qvec && vectors ? vectors.vectors.cosine(id, qvec) : undefined);
   const bestCosine = Math.max(0, ...vecTop.values());
   const semanticScale = cfg.vector.normalise && bestCosine > 0 ? 1 / bestCosine : 1;

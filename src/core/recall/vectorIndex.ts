@@ -5,10 +5,17 @@
  * query (one indexed MAX/COUNT when nothing changed).
  */
 import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
-import { decodeVector } from '../models/vectorStore';
+import { decodeVectorInto } from '../models/vectorStore';
 import { VectorMatrix } from './vectorMatrix';
 
 interface EmbeddingRow { rid: number; source_id: string; vector: Uint8Array; dimensions: number }
+
+/**
+ * Rows read per statement while loading. The first load of a 100k store read every row in one
+ * `all()`: 100k row objects and their blobs (~60 MB) alive at once, and the collector's work on
+ * them was a fifth of the load (docs/store.md, "recall --stdin at 100k").
+ */
+const LOAD_BATCH = 2048;
 
 export class VectorIndex {
   private matrix: VectorMatrix;
@@ -49,13 +56,20 @@ export class VectorIndex {
     const n = stat?.n ?? 0, mx = stat?.mx ?? 0;
     if (n === this.rowCount && mx === this.lastRowid) return;
     if (n < this.rowCount || mx < this.lastRowid) this.reset();
-    const rows = db.all<EmbeddingRow>(
-      `SELECT rowid AS rid, source_id, vector, dimensions FROM embeddings
-        WHERE model_id = ? AND source_type = 'memory' AND source_id IS NOT NULL AND rowid > ? ORDER BY rowid`, [this.modelId, this.lastRowid]);
-    for (const r of rows) {
-      const v = r.dimensions === this.dims ? decodeVector(r.vector, this.dims) : undefined;
-      if (!v) { this.skipped++; continue; }
-      this.matrix.upsert(r.source_id, v);
+    // A first load knows how many rows are coming (every other sync adds a few).
+    if (this.matrix.size === 0) this.matrix.reserve(n);
+    const scratch = new Float32Array(this.dims);
+    for (let after = this.lastRowid; ;) {
+      const rows = db.all<EmbeddingRow>(
+        `SELECT rowid AS rid, source_id, vector, dimensions FROM embeddings
+          WHERE model_id = ? AND source_type = 'memory' AND source_id IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT ?`, [this.modelId, after, LOAD_BATCH]);
+      for (const r of rows) {
+        // upsert normalises a copy into the matrix, so one scratch vector serves every row.
+        if (r.dimensions !== this.dims || !decodeVectorInto(r.vector, this.dims, scratch)) { this.skipped++; continue; }
+        this.matrix.upsert(r.source_id, scratch);
+      }
+      if (rows.length < LOAD_BATCH) break;
+      after = (rows[rows.length - 1] as EmbeddingRow).rid;
     }
     this.lastRowid = mx;
     this.rowCount = n;

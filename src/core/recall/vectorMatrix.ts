@@ -35,8 +35,16 @@ export class VectorMatrix {
     return Math.ceil((this.matrixOffset + capacity * this.dims * 4 + capacity * 4) / PAGE);
   }
 
-  private grow(): void {
-    const next = this.capacity * 2;
+  /**
+   * Makes room for `rows` rows in one step. The index's first load knows its row count: growing by
+   * doubling up to 100k rows re-made the matrix seven times and left it at 131,072 rows (268 MB of
+   * float32 at 512 dimensions instead of 205 MB).
+   */
+  reserve(rows: number): void {
+    if (rows > this.capacity) this.grow(rows);
+  }
+
+  private grow(next = this.capacity * 2): void {
     if (this.kernel) {
       const need = this.pagesFor(next) - this.kernel.memory.buffer.byteLength / PAGE;
       if (need > 0) this.kernel.memory.grow(need);

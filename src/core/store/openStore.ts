@@ -82,7 +82,7 @@ export async function openStore(options: OpenStoreOptions): Promise<DurableMemor
   const tip = new JournalTip(sfs, dir);
   const tipBefore = tip.read();
   const base = loadBase(sfs, dir, latestVersion(migrations), log, options.verifyPreviousSnapshot === true);
-  const db = new SqlDatabase(await createEngineDatabase(base.image));
+  const db = new SqlDatabase(await createEngineDatabase(base.image, 'take'));
   let replica: Replica | undefined;
   try {
     configureConnection(db);

@@ -199,7 +199,7 @@ export class Replica {
     if (!base.image || base.position.seq < this.appliedSeq) {
       throw new MemoryError('E_STORE_CORRUPT', 'The journal this window was reading was compacted away and no newer snapshot exists; reopen the store.');
     }
-    const db = new SqlDatabase(createEngineDatabaseSync(base.image));
+    const db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
     configureConnection(db);
     this.db.close();
     this.db = db;
@@ -216,7 +216,7 @@ export class Replica {
    */
   rebuild(): void {
     const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
-    const db = new SqlDatabase(createEngineDatabaseSync(base.image));
+    const db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
     configureConnection(db);
     try { this.db.close(); } catch { /* the broken engine may fail to close */ }
     this.db = db;

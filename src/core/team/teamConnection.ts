@@ -6,8 +6,7 @@
  * password. The password comes from the host: the extension passes the one kept in SecretStorage;
  * the CLI passes none, and `pg` then reads PGPASSWORD or the pgpass file like psql does.
  */
-import { Client } from 'pg';
-import type { ClientConfig } from 'pg';
+import type { Client, ClientConfig } from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { MemoryError } from '../errors';
 import { SERVER_SCHEMA, SERVER_SCHEMA_VERSION } from './serverSchema';
@@ -109,10 +108,21 @@ function clientConfig(endpoint: TeamEndpoint): ClientConfig {
   };
 }
 
+/**
+ * `pg` is loaded on the first connection, not with this module: its client pulls in net, tls,
+ * dns and undici, ~45 ms of every CLI start (`stats` included) that never talks to a team server
+ * (docs/store.md, "Where the 100k open goes").
+ */
+async function loadPgClient(): Promise<typeof Client> {
+  const pg = await import('pg');
+  return pg.Client;
+}
+
 /** Opens a connected client, or throws a coded error. An idle error is swallowed (the caller sees the next query fail). */
 export async function connectTeam(endpoint: TeamEndpoint): Promise<Client> {
   const conn = parseConnectionString(endpoint.connectionString);
-  const client = new Client(clientConfig(endpoint));
+  const PgClient = await loadPgClient();
+  const client = new PgClient(clientConfig(endpoint));
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -19,6 +19,8 @@ export function bundleChild(script: string): string {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, `${script.replace(/[^A-Za-z0-9]+/g, '_')}.js`);
   buildSync({ entryPoints: [join(ROOT, script)], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, external: ['fts5-sql-bundle', 'pg-native'], logLevel: 'error' });
+  // The bundled extractor reads the tagger weights from beside the bundle, as dist/ has them (esbuild.mjs).
+  copyFileSync(join(ROOT, 'src', 'core', 'extraction', 'entityTaggerWeights.json'), join(outDir, 'entityTaggerWeights.json'));
   built.set(script, outfile);
   return outfile;
 }
