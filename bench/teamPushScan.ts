@@ -10,7 +10,8 @@
  * Cases: idle (nothing changed since the last push), few changes (3 remembered, 3 edited,
  * 3 forgotten, 1 re-embedded, then scanned and queued), and after a push (the scan that follows
  * acknowledging those 10). CPU time is this process's (user + system). Also the cost the triggers
- * add to a single-memory write (remember), with the triggers and with them dropped, interleaved.
+ * add to a single-memory write (remember) and to applying a pulled page of 2,000 replicas, with the
+ * triggers and with them dropped, interleaved.
  * Writes bench/results/teamPushScan.json.
  *
  *   node --require tsx/cjs bench/teamPushScan.ts [--sizes 10000,100000] [--samples 25]
@@ -22,6 +23,9 @@ import { ManualClock, isoFromMs } from '../src/core/clock';
 import { contentHash, insertMemory } from '../src/core/memory/memoryRecords';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore, SqlWriter } from '../src/core/store/storeTypes';
+import { DEFAULT_JOBS_CONFIG } from '../src/core/config/jobsConfig';
+import { applyPulled } from '../src/core/team/teamApply';
+import type { IncomingRow } from '../src/core/team/teamApply';
 import { ackPushed, applyScan, planIsEmpty, planScan, scanForPush } from '../src/core/team/teamOutbox';
 import type { PushAck } from '../src/core/team/teamOutbox';
 import { TEAM_SCAN_TRIGGERS } from '../src/core/team/teamScanMigration';
@@ -134,6 +138,23 @@ async function benchSize(n: number): Promise<Record<string, unknown>> {
       if (!on) await store.write('bench.createTriggers', (w) => { for (const t of TEAM_SCAN_TRIGGERS) w.run(t); });
     }
   }
+  // What the triggers add to a pulled page (2,000 teammates' replicas: memory and share rows marked), interleaved.
+  const pullWith: Sample[] = [], pullWithout: Sample[] = [];
+  let seq = 1;
+  const PAGE = 2_000;
+  for (let i = 0; i < Math.min(SAMPLES, 10); i++) {
+    for (const on of i % 2 === 0 ? [true, false] : [false, true]) {
+      if (!on) await store.write('bench.dropTriggers', (w) => { for (const t of w.all<{ name: string }>("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'team_dirty_%'")) w.run(`DROP TRIGGER ${t.name}`); });
+      const rows: IncomingRow[] = [];
+      for (let k = 0; k < PAGE; k++, seq++) {
+        const content = `Teammate fact ${seq} on ${on}: the worker ${seq % 89} drains queue ${seq % 11}.`;
+        rows.push({ id: `r-${seq}`, seq, author: 'bob', content, project: 'web', type: 'fact', content_hash: contentHash(content), tags: null, importance: 0.5, confidence: 1, created_at: isoFromMs(T0), deleted: false, model_id: null, dimensions: null, vector: null });
+      }
+      (on ? pullWith : pullWithout).push(await timed(() => store.write('team.pull', (w) => applyPulled(w, rows, { clock, jobs: DEFAULT_JOBS_CONFIG, embeddingModelId: undefined, extract: false }))));
+      if (!on) await store.write('bench.createTriggers', (w) => { for (const t of TEAM_SCAN_TRIGGERS) w.run(t); });
+      await dirtyStep(store);
+    }
+  }
   await store.close();
   return {
     memories: n, personalMemories: n / 10, seedSeconds: round(seedS),
@@ -141,6 +162,7 @@ async function benchSize(n: number): Promise<Record<string, unknown>> {
     fewChanges: { full: summary(few.full), dirty: summary(few.dirty), queuedPerSample: { full: queuedFull / SAMPLES, dirty: queuedDirty / SAMPLES } },
     afterPush: { full: summary(afterPush.full), dirty: summary(afterPush.dirty) },
     rememberWrite: { withTriggers: summary(withT), withoutTriggers: summary(withoutT) },
+    pullPage2000: { withTriggers: summary(pullWith), withoutTriggers: summary(pullWithout) },
     dirtyFreshPlan: dirtyPlan,
   };
 }
