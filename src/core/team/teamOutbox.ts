@@ -146,7 +146,7 @@ export function applyScan(db: SqlWriter, projects: readonly string[], nowIso: st
 /**
  * The scan step of a push: reads which pass is due; writes (queues, empties team_dirty, records a
  * full pass) only when a memory is marked or a full pass is due, so an idle sync with nothing
- * marked costs two small reads and no write.
+ * marked costs a few team_state reads, a count of an empty team_dirty, and no write.
  * `full` forces the full pass (`agent-memory team sync --full`).
  */
 export async function scanForPush(store: MemoryStore, nowMs: number, full = false): Promise<number> {
