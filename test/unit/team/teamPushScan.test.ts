@@ -7,6 +7,8 @@ import { contentHash, insertMemory } from '../../../src/core/memory/memoryRecord
 import { upsertMemoryVector } from '../../../src/core/models/vectorStore';
 import { MIGRATIONS, runMigrations } from '../../../src/core/store/migrations';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import { openStore } from '../../../src/core/store/openStore';
+import { makeTempDir } from '../helpers/tempDir';
 import type { MemoryStore, SqlParams, SqlReader, SqlWriter } from '../../../src/core/store/storeTypes';
 import { applyPulled } from '../../../src/core/team/teamApply';
 import type { IncomingRow } from '../../../src/core/team/teamApply';
@@ -70,7 +72,7 @@ describe('team push scan (migration 29): only the memories changed since the las
   });
   afterEach(async () => { await store.close(); });
 
-  it('an idle push reads nothing and writes nothing', async () => {
+  it('an idle push queues nothing and writes nothing', async () => {
     let writes = 0;
     const sub = store.onDidChange(() => { writes++; });
     assert.equal(await scanForPush(store, clock.now()), 0);
@@ -211,6 +213,35 @@ describe('migration 29: team_dirty', () => {
       assert.equal(store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'team_dirty_%'")?.n), 9);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('team_dirty in the durable store', () => {
+  it('replays to the same marks in another process, and a push there empties them for both', async () => {
+    const temp = makeTempDir();
+    const clock = new ManualClock(T0);
+    const a = await openStore({ dir: temp.dir, clock });
+    const b = await openStore({ dir: temp.dir, clock });
+    try {
+      await a.write('seed', (w) => {
+        saveConnection(w, 'postgresql://bob@db.example.com:5432/team', 'db.example.com:5432/team', 'bob');
+        setProjectShared(w, 'web', true);
+        for (let i = 0; i < 3; i++) insertMemory(w, { id: `m${i}`, content: `Durable fact ${i}.`, project: 'web', createdAt: isoFromMs(T0) });
+        insertMemory(w, { id: 'p0', content: 'Personal.', project: 'scratch', createdAt: isoFromMs(T0) });
+      });
+      b.refresh();
+      assert.deepEqual(dirtyRows(b), ['m0', 'm1', 'm2']);
+      assert.deepEqual(dirtyRows(b), dirtyRows(a));
+      assert.equal(await scanForPush(b, clock.now()), 3);
+      await b.write('edit', (w) => w.run("UPDATE memories SET content = 'Durable fact 1, edited.', content_hash = ? WHERE id = 'm1'", [contentHash('Durable fact 1, edited.')]));
+      a.refresh();
+      assert.deepEqual(dirtyRows(a), ['m1']);
+      assert.deepEqual(a.read((db) => db.all('SELECT memory_id, version FROM team_outbox ORDER BY seq')), b.read((db) => db.all('SELECT memory_id, version FROM team_outbox ORDER BY seq')));
+    } finally {
+      await a.close();
+      await b.close();
+      temp.cleanup();
     }
   });
 });
