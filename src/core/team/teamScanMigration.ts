@@ -35,8 +35,8 @@ export const TEAM_SCAN_MIGRATION_VERSION = 29;
 
 /**
  * Whether project expression `p` is shared: a key lookup in team_scan_projects, the set form of
- * team_state 'shared_projects' that the team_state triggers below keep (parsing the JSON list in
- * every memory trigger cost a pulled page of 2,000 replicas about a third more CPU).
+ * team_state 'shared_projects' that the team_state triggers below keep, instead of parsing the
+ * JSON list in every trigger run (what the triggers cost a pull: docs/team.md "The push scan").
  */
 const shared = (p: string): string => `EXISTS (SELECT 1 FROM team_scan_projects WHERE project = ${p})`;
 
