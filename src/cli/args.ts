@@ -9,7 +9,7 @@ export interface ParsedArgs {
 }
 
 /** Flags that never take a value. */
-export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private']);
+export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private', 'full']);
 
 /** Flags that always take a value (`--name value` or `--name=value`). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([

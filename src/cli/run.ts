@@ -60,7 +60,7 @@ commands:
   export [--format jsonl|markdown] [--out FILE] [--project P]   live memories as ingest JSONL or Markdown
   store check [--json] | store recover [--json]
                        check the store files read-only / repair, set damaged files aside, say what was lost
-  team init URL | connect URL | status | sync | share (--project P | ID) | unshare (--project P | ID) | disconnect
+  team init URL | connect URL | status | sync [--full] | share (--project P | ID) | unshare (--project P | ID) | disconnect
                        team memory through PostgreSQL (password from PGPASSWORD or ~/.pgpass; docs/team.md)
   team search QUERY [--project P] [--limit K] [--only lexical] [--json]
                        hybrid search on the team server (tsvector + pgvector when the server has it)
@@ -117,7 +117,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   import: ['format', 'project', 'no-wait', 'json', ...LLM],
   export: ['format', 'out', 'project'],
   store: ['json'],
-  team: ['json', 'project', 'model', 'limit', 'only'],
+  team: ['json', 'project', 'model', 'limit', 'only', 'full'],
   extract: ['json', 'stdin', 'who'],
   config: ['json'],
 };

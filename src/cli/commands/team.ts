@@ -5,7 +5,8 @@
  *   team init URL                 apply the server schema (an administrator's role)
  *   team connect URL              check the login and save the connection in this store
  *   team status [--json]          connection, waiting outbox entries, shared projects
- *   team sync [--json]            push the outbox, then pull everything new
+ *   team sync [--full] [--json]   push the outbox, then pull everything new (--full: scan every shared
+ *                                 memory for the push, not only those changed since the last one)
  *   team share --project P | ID   share a project (its memories follow) or one memory again
  *   team unshare --project P | ID stop sharing a project (nothing more travels) or one memory (tombstone)
  *   team disconnect               forget the connection; memories, replicas and the outbox stay
@@ -123,7 +124,7 @@ export async function teamCommand(args: ParsedArgs, io: CliIo): Promise<number> 
     case 'sync': {
       const r = await withCliStore(args, async (store, settings) => {
         const sync = cliSync(store, settings, args, io);
-        try { return await sync.syncOnce(); } finally { await sync.stop(); }
+        try { return await sync.syncOnce({ full: args.flags.full === true }); } finally { await sync.stop(); }
       });
       out(r, `Pushed ${r.push.sent} (${r.push.changedOnServer} changed on the server${r.push.refused ? `, ${r.push.refused} refused` : ''}); pulled ${r.pull.inserted} new, ${r.pull.updated} updated, ${r.pull.forgotten} forgotten${r.pull.notHeld ? ` (partial replica: ${r.pull.notHeld} teammates' memories not copied; recall asks the server for them)` : ''}.\n`);
       return 0;

@@ -9,8 +9,9 @@ import type { RedactionConfig } from '../config/redactionConfig';
 import { MemoryError } from '../errors';
 import { contentHash } from '../memory/memoryRecords';
 import { redactSecrets } from '../memory/redaction';
-import type { SqlReader, SqlWriter } from '../store/storeTypes';
-import { readTeamState } from './teamState';
+import { isoFromMs } from '../clock';
+import type { MemoryStore, SqlReader, SqlWriter } from '../store/storeTypes';
+import { readTeamState, setStateValue } from './teamState';
 import { sqlPlaceholders } from '../store/sqlPlaceholders';
 
 function upsertOutbox(db: SqlWriter, memoryId: string, op: 'upsert' | 'tombstone', now: string): void {
@@ -50,28 +51,67 @@ export interface ScanPlan {
   readonly gone: readonly string[];
 }
 
+/** team_state keys of the push scan (teamScanMigration.ts): the project list and time the last full pass covered. */
+export const SCAN_PROJECTS_KEY = 'scan_projects';
+export const SCAN_FULL_AT_KEY = 'scan_full_at';
+/** The safety-net full pass runs when the last one is older than this (docs/team.md "The push scan"). */
+export const FULL_SCAN_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+export type ScanMode = 'full' | 'dirty';
+
+/**
+ * Which pass the next push needs: 'full' when the shared projects differ from those the last full
+ * pass covered (a newly shared project's memories were never marked), when none ran yet (a store
+ * from before migration 29, or never synced), or when the last one is older than
+ * FULL_SCAN_INTERVAL_MS; 'dirty' otherwise (only the memories team_dirty names).
+ */
+export function scanMode(db: SqlReader, projects: readonly string[], nowMs: number): ScanMode {
+  const covered = db.get<{ value: string }>('SELECT value FROM team_state WHERE key = ?', [SCAN_PROJECTS_KEY])?.value;
+  const at = Date.parse(db.get<{ value: string }>('SELECT value FROM team_state WHERE key = ?', [SCAN_FULL_AT_KEY])?.value ?? '');
+  if (covered !== JSON.stringify(projects) || !Number.isFinite(at)) return 'full';
+  return nowMs - at >= FULL_SCAN_INTERVAL_MS || nowMs < at ? 'full' : 'dirty';
+}
+
+export function dirtyCount(db: SqlReader): number {
+  return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM team_dirty')?.n ?? 0;
+}
+
 /**
  * What the outbox lacks: memories of shared projects never queued, shared memories whose text
  * or vector changed since the server acknowledged them, and shared memories forgotten or deleted
- * here. A read, so an idle sync costs no write.
+ * here. A read, so an idle sync costs no write. `mode` 'dirty' asks the same three questions of
+ * the memories team_dirty names only (the triggers of migration 29 mark every memory whose answer
+ * may have changed), so its cost follows what changed, not the size of the store; 'full' reads
+ * every memory of the shared projects.
  */
-export function planScan(db: SqlReader, projects: readonly string[]): ScanPlan {
+export function planScan(db: SqlReader, projects: readonly string[], mode: ScanMode = 'full'): ScanPlan {
   if (projects.length === 0) return { fresh: [], changed: [], gone: [] };
   const p = sqlPlaceholders(projects.length);
+  const dirty = mode === 'dirty';
+  // CROSS JOIN keeps team_dirty the outer loop (SQLite never reorders it): without it the planner
+  // may walk the project index of memories and probe team_dirty, which costs the store's size again.
   const fresh = db.all<{ id: string; project: string }>(
-    `SELECT m.id, m.project FROM memories m
+    `SELECT m.id, m.project FROM ${dirty ? 'team_dirty d CROSS JOIN memories m ON m.id = d.memory_id' : 'memories m'}
       WHERE m.project IN (${p}) AND m.is_deleted = 0
         AND NOT EXISTS (SELECT 1 FROM team_shares t WHERE t.memory_id = m.id)
         AND NOT EXISTS (SELECT 1 FROM team_shares t WHERE t.local_id = m.id)`, [...projects]);
   const changed = db.all<{ id: string }>(
-    `SELECT t.memory_id AS id FROM team_shares t JOIN memories m ON m.id = t.memory_id
+    `SELECT t.memory_id AS id FROM ${dirty ? 'team_dirty d CROSS JOIN team_shares t ON t.memory_id = d.memory_id CROSS' : 'team_shares t'} JOIN memories m ON m.id = t.memory_id
       WHERE t.origin = 'local' AND t.state = 'shared' AND t.project IN (${p}) AND m.is_deleted = 0
         AND NOT EXISTS (SELECT 1 FROM team_outbox o WHERE o.memory_id = t.memory_id)
         AND (t.pushed_hash IS NULL OR t.pushed_hash <> m.content_hash
              OR (t.vector_pushed = 0 AND EXISTS (SELECT 1 FROM embeddings e WHERE e.source_type = 'memory' AND e.source_id = m.id AND e.content_hash = m.content_hash)))`, [...projects]).map((r) => r.id);
-  const gone = db.all<{ id: string }>(
-    `SELECT t.memory_id AS id FROM team_shares t LEFT JOIN memories m ON m.id = COALESCE(t.local_id, t.memory_id)
-      WHERE t.state = 'shared' AND t.project IN (${p}) AND (m.id IS NULL OR m.is_deleted = 1)`, [...projects]).map((r) => r.id);
+  const goneWhere = `t.state = 'shared' AND t.project IN (${p}) AND (m.id IS NULL OR m.is_deleted = 1)`;
+  const goneFrom = 'LEFT JOIN memories m ON m.id = COALESCE(t.local_id, t.memory_id)';
+  // A share is gone when the memory it names (local_id when it merged into one here) is; the mark
+  // names that memory, so the dirty form looks the share up by either column.
+  const gone = (dirty
+    ? db.all<{ id: string }>(
+      `SELECT t.memory_id AS id FROM team_dirty d CROSS JOIN team_shares t ON t.memory_id = d.memory_id ${goneFrom} WHERE ${goneWhere}
+       UNION
+       SELECT t.memory_id AS id FROM team_dirty d CROSS JOIN team_shares t ON t.local_id = d.memory_id ${goneFrom} WHERE ${goneWhere}
+       ORDER BY 1`, [...projects, ...projects])
+    : db.all<{ id: string }>(`SELECT t.memory_id AS id FROM team_shares t ${goneFrom} WHERE ${goneWhere}`, [...projects])).map((r) => r.id);
   return { fresh, changed, gone };
 }
 
@@ -79,9 +119,13 @@ export function planIsEmpty(plan: ScanPlan): boolean {
   return plan.fresh.length === 0 && plan.changed.length === 0 && plan.gone.length === 0;
 }
 
-/** Queues what planScan found (re-planned inside the write transaction, so it is current). */
-export function applyScan(db: SqlWriter, projects: readonly string[], nowIso: string): number {
-  const plan = planScan(db, projects);
+/**
+ * Queues what planScan finds (re-planned inside the write transaction, so it is current), then
+ * empties team_dirty in the same transaction: every mark was read by this plan, and a change
+ * committed after it marks again. A full pass records the projects and time it covered.
+ */
+export function applyScan(db: SqlWriter, projects: readonly string[], nowIso: string, mode: ScanMode = 'full'): number {
+  const plan = planScan(db, projects, mode);
   for (const f of plan.fresh) {
     db.run(`INSERT INTO team_shares (memory_id, origin, project, state, updated_at) VALUES (?, 'local', ?, 'shared', ?)`, [f.id, f.project, nowIso]);
     upsertOutbox(db, f.id, 'upsert', nowIso);
@@ -91,7 +135,34 @@ export function applyScan(db: SqlWriter, projects: readonly string[], nowIso: st
     db.run("UPDATE team_shares SET state = 'tombstone', updated_at = ? WHERE memory_id = ?", [nowIso, id]);
     upsertOutbox(db, id, 'tombstone', nowIso);
   }
+  db.run('DELETE FROM team_dirty');
+  if (mode === 'full') {
+    setStateValue(db, SCAN_PROJECTS_KEY, JSON.stringify(projects));
+    setStateValue(db, SCAN_FULL_AT_KEY, nowIso);
+  }
   return plan.fresh.length + plan.changed.length + plan.gone.length;
+}
+
+/**
+ * The scan step of a push: reads which pass is due; writes (queues, empties team_dirty, records a
+ * full pass) only when a memory is marked or a full pass is due, so an idle sync with nothing
+ * marked costs a few team_state reads, a count of an empty team_dirty, and no write.
+ * `full` forces the full pass (`agent-memory team sync --full`).
+ */
+export async function scanForPush(store: MemoryStore, nowMs: number, full = false): Promise<number> {
+  const todo = store.read((db) => {
+    const projects = readTeamState(db).sharedProjects;
+    if (projects.length === 0) return { write: dirtyCount(db) > 0 };
+    const mode: ScanMode = full ? 'full' : scanMode(db, projects, nowMs);
+    // With nothing marked, a dirty pass has nothing to read: no plan, no write.
+    return { write: mode === 'full' || dirtyCount(db) > 0 };
+  });
+  if (!todo.write) return 0;
+  return store.write('team.scan', (db) => {
+    const projects = readTeamState(db).sharedProjects;
+    const mode: ScanMode = full ? 'full' : scanMode(db, projects, nowMs);
+    return applyScan(db, projects, isoFromMs(nowMs), mode);
+  });
 }
 
 export function outboxSize(db: SqlReader): number {

@@ -22,7 +22,7 @@ import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } fr
 import type { ParsedConnection } from './teamConnection';
 import { applyPulled } from './teamApply';
 import type { ApplySummary } from './teamApply';
-import { ackPushed, applyScan, outboxSize, planIsEmpty, planScan, readOutbox } from './teamOutbox';
+import { ackPushed, outboxSize, readOutbox, scanForPush } from './teamOutbox';
 import { fetchPulled, fetchPulledPartial, sendBatch } from './teamServerRows';
 import type { PulledHeader } from './teamServerRows';
 import { PULL_COMPLETE_KEY, PULL_MODE_KEY, readPullComplete, readPullMode, readTeamState, restartCursor, setStateValue } from './teamState';
@@ -112,10 +112,14 @@ export class TeamSync {
     return { dispose: () => { this.statusListeners.delete(listener); } };
   }
 
-  /** Pushes the whole outbox, then pulls everything new. Throws a coded error when the server is unreachable. */
-  syncOnce(): Promise<SyncSummary> {
+  /**
+   * Pushes the whole outbox, then pulls everything new. Throws a coded error when the server is
+   * unreachable. `full` scans every shared memory for the push instead of the marked ones
+   * (`agent-memory team sync --full`; docs/team.md "The push scan").
+   */
+  syncOnce(options: { full?: boolean } = {}): Promise<SyncSummary> {
     return this.exclusive(async () => {
-      const push = await this.pushNow();
+      const push = await this.pushNow(options.full ?? false);
       const pull = await this.pullNow();
       this.lastSyncAt = isoFromMs(this.deps.clock.now());
       return { push, pull };
@@ -301,13 +305,10 @@ export class TeamSync {
     }
   }
 
-  private async pushNow(): Promise<PushSummary> {
+  private async pushNow(full = false): Promise<PushSummary> {
     const { store, clock, config, redaction } = this.deps;
-    const projects = store.read((db) => readTeamState(db).sharedProjects);
-    let queued = 0;
-    if (!store.read((db) => planIsEmpty(planScan(db, projects)))) {
-      queued = await store.write('team.scan', (db) => applyScan(db, readTeamState(db).sharedProjects, isoFromMs(clock.now())));
-    }
+    // Reads only the memories marked since the last push, or every shared one when a full pass is due (teamOutbox.ts scanForPush).
+    const queued = await scanForPush(store, clock.now(), full);
     let sent = 0, changedOnServer = 0, refused = 0;
     const storeId = store.storeId;
     for (;;) {

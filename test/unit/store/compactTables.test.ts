@@ -51,7 +51,7 @@ describe('migration 28: compact tables', () => {
       const opRows = store.read((db) => db.all('SELECT rowid, op, target_kind, target_id, memory_id, actor, created_at FROM graph_ops ORDER BY rowid'));
       const memoryRows = store.read((db) => db.all('SELECT rowid, id, content, content_hash FROM memories ORDER BY rowid'));
       const migrated = await store.write('migrate', (w) => runMigrations(w, { nowIso: T0, newStoreId: () => 'x' }));
-      assert.deepEqual(migrated.applied, [COMPACT_TABLES_MIGRATION_VERSION]);
+      assert.deepEqual(migrated.applied.filter((v) => v <= COMPACT_TABLES_MIGRATION_VERSION), [COMPACT_TABLES_MIGRATION_VERSION], 'later migrations apply after it');
 
       assert.deepEqual(columns(store, 'memory_hints'), ['memory_id', 'agent_id', 'hint', 'created_at']);
       assert.deepEqual(indexes(store, 'memory_hints'), [], 'UNIQUE(memory_id, hint) serves the memory_id lookups');
