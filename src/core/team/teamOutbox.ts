@@ -195,6 +195,25 @@ export interface OutboxItem {
   readonly memoryId: string;
   readonly version: number;
   readonly row: OutgoingRow;
+  /**
+   * The local `content_hash` the row was made from (null for a tombstone): what the push scan
+   * compares with the memory's hash. The row's own hash differs from it when push-time redaction
+   * changed the text, and acknowledging that one made the memory look changed on every scan.
+   */
+  readonly localHash: string | null;
+  /**
+   * Nothing more to send for this text's vector: it travelled, or it is withheld because redaction
+   * changed the text (a vector of the unredacted text must not leave the machine).
+   */
+  readonly vectorSettled: boolean;
+}
+
+/** What the store records once the server committed `item` (`server`: the row it returned, if any). */
+export function pushAck(item: OutboxItem, server?: { readonly author: string; readonly seq: number }): PushAck {
+  return {
+    memoryId: item.memoryId, version: item.version, pushedHash: item.localHash ?? item.row.content_hash,
+    vectorPushed: item.vectorSettled, deleted: item.row.deleted, ...(server ? { author: server.author, seq: server.seq } : {}),
+  };
 }
 
 const redactField = (text: string | null, cfg: RedactionConfig): string | null => (text === null ? null : redactSecrets(text, cfg).text);
@@ -216,7 +235,7 @@ export function readOutbox(db: SqlReader, limit: number, redaction: RedactionCon
       : undefined;
     const project = redactField(m?.project ?? share?.project ?? '', redaction) ?? '';
     if (!m || m.is_deleted) {
-      out.push({ memoryId: e.memory_id, version: e.version, row: { id: e.memory_id, project: project || '(none)', type: 'fact', content: '', content_hash: '', tags: null, importance: null, confidence: null, created_at: '1970-01-01T00:00:00.000Z', deleted: true, model_id: null, dimensions: null, vector: null } });
+      out.push({ memoryId: e.memory_id, version: e.version, localHash: null, vectorSettled: false, row: { id: e.memory_id, project: project || '(none)', type: 'fact', content: '', content_hash: '', tags: null, importance: null, confidence: null, created_at: '1970-01-01T00:00:00.000Z', deleted: true, model_id: null, dimensions: null, vector: null } });
       continue;
     }
     const content = redactSecrets(m.content, redaction).text;
@@ -226,7 +245,7 @@ export function readOutbox(db: SqlReader, limit: number, redaction: RedactionCon
         "SELECT model_id, vector, dimensions FROM embeddings WHERE source_type = 'memory' AND source_id = ? AND content_hash = ? ORDER BY created_at DESC LIMIT 1", [e.memory_id, hash])
       : undefined;
     out.push({
-      memoryId: e.memory_id, version: e.version,
+      memoryId: e.memory_id, version: e.version, localHash: m.content_hash, vectorSettled: vec !== undefined || hash !== m.content_hash,
       row: {
         id: e.memory_id, project, type: redactField(m.type, redaction) ?? 'fact', content, content_hash: hash,
         tags: redactField(m.tags, redaction), importance: m.importance, confidence: m.confidence, created_at: m.created_at, deleted: false,

@@ -6,6 +6,7 @@
 import type { Client } from 'pg';
 import type { Logger } from '../logger';
 import type { IncomingRow } from './teamApply';
+import { pushAck } from './teamOutbox';
 import type { OutboxItem, PushAck } from './teamOutbox';
 import { SERVER_SCHEMA } from './serverSchema';
 import type { ServerSql } from './serverSql';
@@ -83,7 +84,7 @@ async function sendRows(client: Client, batch: readonly OutboxItem[], storeId: s
   const byId = new Map(rows.map((r) => [r.id, r]));
   return batch.map((b) => {
     const r = byId.get(b.memoryId);
-    return { memoryId: b.memoryId, version: b.version, pushedHash: b.row.content_hash, vectorPushed: b.row.vector !== null, deleted: b.row.deleted, ...(r ? { author: r.author, seq: Number(r.seq) } : {}) };
+    return pushAck(b, r ? { author: r.author, seq: Number(r.seq) } : undefined);
   });
 }
 
@@ -138,5 +139,5 @@ function toIncoming(r: RawRow): IncomingRow {
 
 function refusedAck(item: OutboxItem, code: string, logger: Logger): PushAck {
   logger.warn(`team: the server refused memory ${item.memoryId} (SQLSTATE ${code}); it stays local only.`);
-  return { memoryId: item.memoryId, version: item.version, pushedHash: item.row.content_hash, vectorPushed: false, deleted: item.row.deleted, refused: true };
+  return { ...pushAck(item), vectorPushed: false, refused: true };
 }

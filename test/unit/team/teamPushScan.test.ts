@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ManualClock, isoFromMs } from '../../../src/core/clock';
 import { DEFAULT_JOBS_CONFIG } from '../../../src/core/config/jobsConfig';
 import { DEFAULT_REDACTION_CONFIG } from '../../../src/core/config/redactionConfig';
+import type { RedactionConfig } from '../../../src/core/config/redactionConfig';
 import { forgetMemory, softDeleteMemory } from '../../../src/core/memory/forget';
 import { contentHash, insertMemory } from '../../../src/core/memory/memoryRecords';
 import { upsertMemoryVector } from '../../../src/core/models/vectorStore';
@@ -12,7 +13,7 @@ import { makeTempDir } from '../helpers/tempDir';
 import type { MemoryStore, SqlParams, SqlReader, SqlWriter } from '../../../src/core/store/storeTypes';
 import { applyPulled } from '../../../src/core/team/teamApply';
 import type { IncomingRow } from '../../../src/core/team/teamApply';
-import { FULL_SCAN_INTERVAL_MS, ackPushed, applyScan, planScan, readOutbox, scanForPush, scanMode, shareMemory } from '../../../src/core/team/teamOutbox';
+import { FULL_SCAN_INTERVAL_MS, ackPushed, applyScan, planScan, pushAck, readOutbox, scanForPush, scanMode, shareMemory } from '../../../src/core/team/teamOutbox';
 import type { ScanPlan } from '../../../src/core/team/teamOutbox';
 import { TEAM_SCAN_MIGRATION, TEAM_SCAN_MIGRATION_VERSION, TEAM_SCAN_TRIGGERS } from '../../../src/core/team/teamScanMigration';
 import { saveConnection, setProjectShared } from '../../../src/core/team/teamState';
@@ -24,7 +25,7 @@ const dirtyRows = (s: MemoryStore): string[] => s.read((db) => db.all<{ memory_i
 /** The server acknowledging every outbox entry as read now (same hash, with its vector when it had one). */
 function ackAll(w: SqlWriter, nowIso: string): void {
   const items = readOutbox(w, 10_000, DEFAULT_REDACTION_CONFIG);
-  ackPushed(w, items.map((i) => ({ memoryId: i.memoryId, version: i.version, pushedHash: i.row.content_hash, vectorPushed: i.row.vector !== null, deleted: i.row.deleted })), nowIso);
+  ackPushed(w, items.map((i) => pushAck(i)), nowIso);
 }
 
 /**
@@ -71,6 +72,26 @@ describe('team push scan (migration 29): only the memories changed since the las
     assert.deepEqual(dirtyRows(store), []);
   });
   afterEach(async () => { await store.close(); });
+
+  it('a memory whose text push-time redaction changes is sent once, without its vector, not again on every push', async () => {
+    // Rules grown since the memory was remembered: the write path kept the text, the push redacts it.
+    const grown: RedactionConfig = { enabled: true, rules: [...DEFAULT_REDACTION_CONFIG.rules, { name: 'ticket', pattern: 'TICKET-\\d+', flags: 'g', replacement: '[ticket]' }] };
+    const content = 'Deploy notes for TICKET-4711 in web.';
+    await store.write('remember', (w) => insertMemory(w, { id: 'r1', content, project: 'web', createdAt: now() }));
+    await store.write('embed', (w) => upsertMemoryVector(w, 'test-model', { memoryId: 'r1', contentHash: contentHash(content), vector: new Float32Array([0.6, 0.8]) }, now()));
+    assert.equal(await scanForPush(store, clock.now()), 1);
+    const items = store.read((db) => readOutbox(db, 10, grown));
+    assert.equal(items.length, 1);
+    assert.equal(items[0]?.row.content, 'Deploy notes for [ticket] in web.');
+    assert.equal(items[0]?.row.vector, null, 'the vector of the unredacted text stays here');
+    await store.write('team.ack', (w) => ackPushed(w, items.map((i) => pushAck(i)), now()));
+    await scanForPush(store, clock.now()); // the acknowledgement marked its row
+    for (let sync = 0; sync < 3; sync++) assert.equal(await scanForPush(store, clock.now()), 0, `sync ${sync} queues nothing`);
+    assert.deepEqual(store.read((db) => sorted(planScan(db, ['web'], 'full'))), { fresh: [], changed: [], gone: [] }, 'the full pass agrees: nothing changed');
+    // An edit after that is still pushed.
+    await store.write('edit', (w) => w.run('UPDATE memories SET content = ?, content_hash = ? WHERE id = ?', ['Deploy notes for TICKET-4712 in web.', contentHash('Deploy notes for TICKET-4712 in web.'), 'r1']));
+    assert.equal(await scanForPush(store, clock.now()), 1);
+  });
 
   it('an idle push queues nothing and writes nothing', async () => {
     let writes = 0;
@@ -142,7 +163,7 @@ describe('team push scan (migration 29): only the memories changed since the las
     // The memory changes while the batch is at the server; no scan runs before the ack.
     const newer = 'Web fact number 8, second edit.';
     await store.write('edit', (w) => w.run('UPDATE memories SET content = ?, content_hash = ? WHERE id = ?', [newer, contentHash(newer), 'm8']));
-    await store.write('team.ack', (w) => ackPushed(w, inFlight.map((i) => ({ memoryId: i.memoryId, version: i.version, pushedHash: i.row.content_hash, vectorPushed: false, deleted: false })), now()));
+    await store.write('team.ack', (w) => ackPushed(w, inFlight.map((i) => ({ ...pushAck(i), vectorPushed: false })), now()));
     assert.equal(store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM team_outbox')?.n), 0);
     await pushScanMatchesFull(store, clock, { changed: ['m8'] });
     assert.equal(store.read((db) => readOutbox(db, 10, DEFAULT_REDACTION_CONFIG)).length, 0, 'acknowledged by pushScanMatchesFull');
