@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_INTRA_OP_THREADS } from '../config/modelConfig';
 import { MemoryError } from '../errors';
 import type { EmbedWorkerRequest, EmbedWorkerResponse, ModelWorkerKind } from './embedWorkerProtocol';
+import { optOutOfOnnxTelemetry } from './onnxTelemetry';
 
 export interface WorkerScript {
   readonly path: string;
@@ -65,6 +66,9 @@ export class ModelWorkerClient {
   start(): Promise<void> {
     if (!this.ready) {
       const script = this.options.worker ?? resolveEmbedWorkerScript();
+      // Before the worker loads ONNX Runtime: its telemetry opt-out must be in the process's own
+      // environment, which only this (the main) thread can set (onnxTelemetry.ts).
+      optOutOfOnnxTelemetry();
       const worker = new Worker(script.path, { execArgv: [...script.execArgv] });
       worker.unref();
       this.worker = worker;

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryError } from '../errors';
+import { optOutOfOnnxTelemetry } from './onnxTelemetry';
 
 /** The slice of the transformers.js API we use (its types are ESM-only, so it is described here). */
 export interface TransformersModule {
@@ -18,6 +19,8 @@ export interface TransformersModule {
 let loading: Promise<TransformersModule> | undefined;
 
 export function loadTransformers(localModelPath?: string): Promise<TransformersModule> {
+  // transformers.js runs its models on onnxruntime-node: its telemetry stays off (onnxTelemetry.ts).
+  if (!loading) optOutOfOnnxTelemetry();
   loading ??= (import('@huggingface/transformers') as unknown as Promise<TransformersModule>).then((t) => {
     t.env.allowRemoteModels = false;
     t.env.allowLocalModels = true;

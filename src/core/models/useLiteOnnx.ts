@@ -16,6 +16,7 @@ import { MemoryError } from '../errors';
 import { splitRows } from './embedder';
 import { loadUseLiteTokenizer, truncateIds } from './useLiteTokenizer';
 import type { UseLiteTokenizer } from './useLiteTokenizer';
+import { optOutOfOnnxTelemetry } from './onnxTelemetry';
 
 export const USE_LITE_PADDING_ID = -1n;
 export const USE_LITE_INPUT = 'input_ids';
@@ -71,6 +72,7 @@ export class UseLiteOnnxModel {
     }
     const tokenizer = loadUseLiteTokenizer(tokenizerPath);
     try {
+      optOutOfOnnxTelemetry();
       const ort = await loadRuntime();
       const session = await ort.InferenceSession.create(modelPath, useLiteSessionOptions(options.intraOpThreads));
       return new UseLiteOnnxModel(tokenizer, session, ort);
