@@ -50,8 +50,8 @@ export function gatherSignals(db: SqlReader, options: {
   const past = new Map<string, { n: number; paid: number }>();
   for (const r of db.all<{ memory_id: string; n: number; paid: number }>(
     `SELECT memory_id, COUNT(*) AS n, SUM(fts_hit_count > 0 OR COALESCE(relevance_score, 0) >= ?) AS paid FROM session_memories
-     WHERE agent_id = ? AND session_key <> ? AND created_at < ? AND memory_id IN (${sqlPlaceholders(ids.length)}) GROUP BY memory_id`,
-    [options.paidOffRelevance, options.agentId, options.excludeSessionKey, options.beforeIso, ...ids])) past.set(r.memory_id, { n: r.n, paid: r.paid });
+     WHERE agent_id = ? AND session_key <> ? AND created_ms < ? AND memory_id IN (${sqlPlaceholders(ids.length)}) GROUP BY memory_id`,
+    [options.paidOffRelevance, options.agentId, options.excludeSessionKey, Date.parse(options.beforeIso), ...ids])) past.set(r.memory_id, { n: r.n, paid: r.paid });
   for (const id of ids) {
     const m = mem.get(id);
     const ents = [...(entities.get(id) ?? [])].sort();

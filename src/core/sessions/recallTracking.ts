@@ -13,7 +13,6 @@
  * one fsync, none of them between a query and its answer (docs/store.md "Deferred write"). The same
  * write keeps session_memories bounded (sessionRetention.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { recallDetailed } from '../recall/recallService';
 import type { RecallBookkeepingEntry, RecallOutcome } from '../recall/recallService';
 import type { RecallDeps, RecallRequest } from '../recall/recallRequest';
@@ -65,18 +64,19 @@ export function recordRecalls(w: SqlWriter, entries: readonly RecallBookkeepingE
   }
   const rows = sessionRows(w, entries);
   if (rows.length > 0) {
-    w.run(`INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
-      SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]', j.value ->> '$[6]', j.value ->> '$[7]', j.value ->> '$[8]'
+    w.run(`INSERT INTO session_memories (session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_ms)
+      SELECT j.value ->> '$[0]', j.value ->> '$[1]', j.value ->> '$[2]', j.value ->> '$[3]', j.value ->> '$[4]', j.value ->> '$[5]', j.value ->> '$[6]', j.value ->> '$[7]'
         FROM json_each(?) AS j WHERE true
       ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
         fts_hit_count = fts_hit_count + excluded.fts_hit_count,
         was_injected = MAX(was_injected, excluded.was_injected),
-        final_score = MAX(final_score, excluded.final_score)`, [JSON.stringify(rows.map((r) => [r.id, r.session, r.memory, r.source, r.score, r.rank, r.injected, r.hits, r.at]))]);
+        final_score = MAX(final_score, excluded.final_score)`, [JSON.stringify(rows.map((r) => [r.session, r.memory, r.source, r.score, r.rank, r.injected, r.hits, r.atMs]))]);
     pruneSessionMemories(w, new Set(rows.map((r) => r.session)));
   }
 }
 
-interface SessionRow { id: string; session: string; memory: string; source: string; score: number; rank: number; injected: number; hits: number; at: string }
+/** One upsert; `atMs` is session_memories.created_ms (ms since the epoch, migration 30). */
+interface SessionRow { session: string; memory: string; source: string; score: number; rank: number; injected: number; hits: number; atMs: number }
 
 /**
  * The session_memories upserts of `entries`, merged per (session, memory) in first-seen order.
@@ -107,7 +107,7 @@ function sessionRows(w: SqlWriter, entries: readonly RecallBookkeepingEntry[]): 
         known.hits += hits; known.injected = Math.max(known.injected, injected); known.score = Math.max(known.score, score);
       } else {
         // A row that exists already only receives the merged update; its insert values are unused.
-        const row: SessionRow = { id: randomUUID(), session, memory, source, score, rank, injected, hits, at: e.nowIso };
+        const row: SessionRow = { session, memory, source, score, rank, injected, hits, atMs: Date.parse(e.nowIso) };
         s.rows.set(memory, row);
         out.push(row);
         if (!s.existing.has(memory)) s.count++;

@@ -101,12 +101,12 @@ export function selectWithinBudget(cands: readonly SessionCandidate[], maxTokens
 }
 
 /** Records every candidate with its 0-based rank and was_injected flag (INSERT OR IGNORE: idempotent). */
-export function recordSessionCandidates(db: SqlWriter, options: { sessionKey: string; agentId: string; ordered: readonly SessionCandidate[]; injected: ReadonlySet<string>; nowIso: string; newId: () => string }): number {
+export function recordSessionCandidates(db: SqlWriter, options: { sessionKey: string; agentId: string; ordered: readonly SessionCandidate[]; injected: ReadonlySet<string>; nowIso: string }): number {
   let n = 0;
   options.ordered.forEach((c, rank) => {
-    const r = db.run(`INSERT OR IGNORE INTO session_memories (id, session_key, agent_id, memory_id, source, effective_score, predictor_score, final_score, rank, was_injected, created_at)
-                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [options.newId(), options.sessionKey, options.agentId, c.memoryId, c.source, c.effectiveScore, c.predictorScore ?? null, c.finalScore, rank, options.injected.has(c.memoryId) ? 1 : 0, options.nowIso]);
+    const r = db.run(`INSERT OR IGNORE INTO session_memories (session_key, agent_id, memory_id, source, effective_score, predictor_score, final_score, rank, was_injected, created_ms)
+                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [options.sessionKey, options.agentId, c.memoryId, c.source, c.effectiveScore, c.predictorScore ?? null, c.finalScore, rank, options.injected.has(c.memoryId) ? 1 : 0, Date.parse(options.nowIso)]);
     n += r.changes;
   });
   return n;

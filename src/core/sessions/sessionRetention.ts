@@ -23,7 +23,7 @@ export function pruneSessionMemories(w: SqlWriter, keep: ReadonlySet<string>, ke
   const sessions = w.all<{ session_key: string; n: number }>(
     `SELECT sm.session_key, COUNT(*) AS n FROM session_memories sm
       WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_key = sm.session_key AND s.status <> 'ended')
-      GROUP BY sm.session_key ORDER BY MAX(sm.created_at), sm.session_key`);
+      GROUP BY sm.session_key ORDER BY MAX(sm.created_ms), sm.session_key`);
   const drop: string[] = [];
   let left = total;
   for (const s of sessions) {

@@ -118,7 +118,7 @@ export class SessionService {
         }
       }
     }
-    const built = await buildSessionStart({ ...this.deps, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId, newId: this.newId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
+    const built = await buildSessionStart({ ...this.deps, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
     this.mine.add(key);
     return { sessionKey: key, created: !existing, ...built, ended };
   }

@@ -28,7 +28,6 @@ interface StartDeps {
   readonly feedback: FeedbackConfig;
   readonly agentId: string;
   readonly resolveFocal?: FocalResolver;
-  readonly newId: () => string;
 }
 
 /**
@@ -68,7 +67,7 @@ export async function buildSessionStart(deps: StartDeps, req: { sessionKey: stri
   const injectedIds = selectWithinBudget(ordered, deps.session.maxInjectTokens);
   await store.write('session-start', (db) => {
     insertSession(db, { sessionKey: req.sessionKey, agentId, project: req.project, harness: req.harness, nowIso, focalEntityIds: focal.entityIds });
-    recordSessionCandidates(db, { sessionKey: req.sessionKey, agentId, ordered, injected: injectedIds, nowIso, newId: deps.newId });
+    recordSessionCandidates(db, { sessionKey: req.sessionKey, agentId, ordered, injected: injectedIds, nowIso });
   });
   const injected = ordered.filter((c) => injectedIds.has(c.memoryId)).map((c) => ({ id: c.memoryId, content: c.content, score: c.finalScore, source: c.source }));
   return { injected, candidateCount: ordered.length, focal, predictorLive: live };

@@ -47,6 +47,6 @@ export function addAttribute(db: SqlWriter, nowMs: number, entityId: string, asp
 }
 
 export function addSessionMemory(db: SqlWriter, nowMs: number, sessionKey: string, memoryId: string, over: { rank?: number; ftsHits?: number; injected?: boolean; agentId?: string; effective?: number; relevance?: number | null } = {}): void {
-  db.run('INSERT INTO session_memories (id, session_key, agent_id, memory_id, source, effective_score, final_score, rank, was_injected, fts_hit_count, relevance_score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [nextId('s'), sessionKey, over.agentId ?? 'default', memoryId, 'effective', over.effective ?? 0.5, over.effective ?? 0.5, over.rank ?? 0, over.injected === false ? 0 : 1, over.ftsHits ?? 0, over.relevance ?? null, isoFromMs(nowMs)]);
+  db.run('INSERT INTO session_memories (session_key, agent_id, memory_id, source, effective_score, final_score, rank, was_injected, fts_hit_count, relevance_score, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [sessionKey, over.agentId ?? 'default', memoryId, 'effective', over.effective ?? 0.5, over.effective ?? 0.5, over.rank ?? 0, over.injected === false ? 0 : 1, over.ftsHits ?? 0, over.relevance ?? null, nowMs]);
 }

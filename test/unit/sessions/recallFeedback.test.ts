@@ -29,19 +29,18 @@ function recordRecallAsBefore(w: SqlWriter, ranked: RankedRecall, req: RecallReq
   for (const id of ids) w.run('UPDATE memories SET access_count = access_count + 1, last_accessed = ? WHERE id = ?', [nowIso, id]);
   if (req.session === undefined) return;
   const lexical = new Set(ranked.lexicalIds.slice(0, lexicalCap));
-  const upsert = `INSERT INTO session_memories (id, session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  const upsert = `INSERT INTO session_memories (session_key, memory_id, source, final_score, rank, was_injected, fts_hit_count, created_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT(session_key, agent_id, memory_id) DO UPDATE SET
       fts_hit_count = fts_hit_count + excluded.fts_hit_count,
       was_injected = MAX(was_injected, excluded.was_injected),
       final_score = MAX(final_score, excluded.final_score)`;
   let rank = w.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE session_key = ?', [req.session])?.n ?? 0;
-  let n = 0;
-  for (const c of ranked.results) w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, c.id, sessionSource(c), c.score, rank++, req.injected ? 1 : 0, lexical.has(c.id) ? 1 : 0, nowIso]);
+  for (const c of ranked.results) w.run(upsert, [req.session, c.id, sessionSource(c), c.score, rank++, req.injected ? 1 : 0, lexical.has(c.id) ? 1 : 0, Date.parse(nowIso)]);
   const returned = new Set(ids);
   for (const id of lexical) {
     if (returned.has(id)) continue;
-    w.run(upsert, [`ref-${nowIso}-${n++}`, req.session, id, 'fts_only', 0, rank++, 0, 1, nowIso]);
+    w.run(upsert, [req.session, id, 'fts_only', 0, rank++, 0, 1, Date.parse(nowIso)]);
   }
 }
 

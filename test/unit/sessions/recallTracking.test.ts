@@ -61,8 +61,8 @@ describe('session_memories retention', () => {
   /** `n` rows for session `key`, all at minute `minute`. */
   const rows = (key: string, n: number, minute: number): Promise<void> => store.write('rows', (w) => {
     for (let i = 0; i < n; i++) {
-      w.run('INSERT INTO session_memories (id, session_key, memory_id, source, rank, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [`${key}-${i}`, key, `m${i}`, 'lexical', i, new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString()]);
+      w.run('INSERT INTO session_memories (session_key, memory_id, source, rank, created_ms) VALUES (?, ?, ?, ?, ?)',
+        [key, `m${i}`, 'lexical', i, Date.UTC(2026, 0, 1, 0, minute)]);
     }
   });
   const keys = (): string[] => store.read((db) => db.all<{ k: string }>('SELECT DISTINCT session_key AS k FROM session_memories ORDER BY 1').map((r) => r.k));

@@ -27,6 +27,8 @@ const SESSIONS = [
  * session_memories: every memory candidate a session considered (rank = 0-based record order),
  * whether it was injected, and the feedback signals: relevance_score (continuity scorer),
  * fts_hit_count (per-turn hits), agent_relevance_score / agent_feedback_count.
+ * Migration 30 (compactSessionsSchema.ts) rebuilds it WITHOUT ROWID on (session_key, agent_id,
+ * memory_id), without `id`, the unused columns and two indexes, and with `created_ms`.
  */
 const SESSION_MEMORIES = [
   `CREATE TABLE IF NOT EXISTS session_memories (
