@@ -29,7 +29,7 @@ import { applyRecalled } from './teamApply';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import { teamPasswordFrom } from './teamSecret';
 import { fetchByIds } from './teamServerRows';
-import { readPullComplete, readTeamState } from './teamState';
+import { hasTeamConnection, readPullComplete, readTeamState } from './teamState';
 
 /** The store write label of replicated recall hits (TeamSync does not push on its own writes). */
 export const TEAM_RECALLED_LABEL = 'team.recalled';
@@ -112,11 +112,11 @@ export class TeamServerRecall {
    */
   wanted(): boolean {
     if (this.closed) return false;
-    const partial = this.deps.context().team.replica === 'partial';
+    // A store with no team (the common case) answers from one key lookup, before any settings work.
     return this.deps.store.read((db) => {
-      const s = readTeamState(db);
-      if (s.connectionString === undefined) return false;
-      return partial || (s.sharedProjects.length > 0 && !readPullComplete(db));
+      if (!hasTeamConnection(db)) return false;
+      if (this.deps.context().team.replica === 'partial') return true;
+      return readTeamState(db).sharedProjects.length > 0 && !readPullComplete(db);
     });
   }
 

@@ -31,6 +31,11 @@ export function setStateValue(db: SqlWriter, key: string, value: string | undefi
   else db.run('INSERT INTO team_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
 }
 
+/** Whether this store is linked to a team server (one key lookup: recall asks it on every call). */
+export function hasTeamConnection(db: SqlReader): boolean {
+  return stateValue(db, 'connection') !== undefined;
+}
+
 export function readTeamState(db: SqlReader): TeamLocalState {
   let projects: string[] = [];
   const raw = stateValue(db, 'shared_projects');
