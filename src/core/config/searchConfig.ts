@@ -228,6 +228,15 @@ export interface SessionNeighbourConfig {
   readonly span: number;
 }
 
+export interface SpeakerMatchConfig {
+  /**
+   * Speaker-aware matching (speakerMatch.ts): memories written (`who`) by a person the query names
+   * are lifted × (1 + boost) over the other speakers' (docs/recall-design.md, "Fifth round").
+   */
+  readonly enabled: boolean;
+  readonly boost: number;
+}
+
 export interface FeedbackConfig {
   /**
    * Pseudo-relevance feedback (feedbackExpansion.ts): words shared by the best lexical hits become
@@ -278,6 +287,7 @@ export interface SearchConfig {
   readonly rerank: RerankConfig;
   readonly neighbours: SessionNeighbourConfig;
   readonly feedback: FeedbackConfig;
+  readonly speakers: SpeakerMatchConfig;
 }
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
@@ -310,6 +320,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Weight and span chosen on the real dev conversations (docs/recall-design.md, "Session neighbours").
   neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
   feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
+  speakers: { enabled: true, boost: 0.3 },
 };
 
 /** A partial config: any group may be given partly. */
@@ -334,7 +345,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
   const lx = input.lexical ?? {}, vc = input.vector ?? {}, hi = input.hints ?? {}, gb = input.graphBoost ?? {};
   const tr = input.traversal ?? {}, fc = input.facets ?? {}, tp = input.temporalPrior ?? {}, rc = input.recency ?? {};
   const cu = input.currentness ?? {}, dp = input.dampening ?? {}, rr = input.rerank ?? {};
-  const nb = input.neighbours ?? {}, fb = input.feedback ?? {}, dw = input.dateWindow ?? {};
+  const nb = input.neighbours ?? {}, fb = input.feedback ?? {}, dw = input.dateWindow ?? {}, sp = input.speakers ?? {};
   const rankStep = num(rc.rankStep, d.recency.rankStep, 0.001, 1);
   return {
     alpha: num(input.alpha, d.alpha, 0, 1),
@@ -412,5 +423,6 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       enabled: bool(fb.enabled, d.feedback.enabled), weight: num(fb.weight, d.feedback.weight, 0, 1),
       docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
     },
+    speakers: { enabled: bool(sp.enabled, d.speakers.enabled), boost: num(sp.boost, d.speakers.boost, 0, 3) },
   };
 }

@@ -18,6 +18,7 @@ import { termWeights } from './lexicalArm';
 import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
+import { applySpeakerMatch, loadAuthors } from './speakerMatch';
 import type { GatheredCandidates } from './recallCandidates';
 import { hasTimeBounds } from './recallFilter';
 import type { RecallDeps, RecallRequest } from './recallRequest';
@@ -48,6 +49,19 @@ export interface RecallStage {
   enabled(cfg: SearchConfig): boolean;
   apply(cands: Candidate[], ctx: StageContext): Candidate[] | Promise<Candidate[]>;
 }
+
+/**
+ * Speaker-aware matching (speakerMatch.ts): memories written by a person the query names are
+ * lifted over the other speakers' before the head passes score to its session neighbours.
+ */
+const speakerStage: RecallStage = {
+  id: 'speakers',
+  enabled: (cfg) => cfg.speakers.enabled,
+  apply(cands, { store, req, cfg }) {
+    const authors = store.read((db) => loadAuthors(db, cands.map((c) => c.id)));
+    return applySpeakerMatch(cands, req.query, authors, cfg.speakers);
+  },
+};
 
 /**
  * Session neighbours (sessionNeighbours.ts): the turns next to a head candidate in the same capture
@@ -161,7 +175,7 @@ const facetStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
+  speakerStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */
