@@ -15,7 +15,7 @@
  * heuristic extraction, no LLM) drained until settled.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../src/core/clock';
@@ -25,7 +25,7 @@ import { INGEST_BATCH } from '../src/core/ingest/jsonlIngest';
 import { rememberInTransaction } from '../src/core/memory/remember';
 import type { RememberInput } from '../src/core/memory/remember';
 import type { Embedder } from '../src/core/models/embedder';
-import { openMemoryStore } from '../src/core/store/memoryStore';
+import { exportMemoryStoreImage, openMemoryStore, openMemoryStoreFromImage } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
 import { benchEngine } from './benchEngine';
 
@@ -157,6 +157,55 @@ export interface LocomoStore {
   readonly engine: MemoryEngine<MemoryStore>;
   /** Memory id → the dia_ids it holds (a turn deduplicated onto an equal earlier one adds its id there). */
   readonly sourcesById: Map<string, string[]>;
+}
+
+/**
+ * Hash of the write path's source: every .ts file under src/core except recall/ and the search
+ * configuration (recall reads a built store; changing it does not change what ingest wrote).
+ */
+function writePathHash(): string {
+  const root = join(__dirname, '..', 'src', 'core');
+  const h = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) { if (full !== join(root, 'recall')) walk(full); continue; }
+      if (name.endsWith('.ts') && name !== 'searchConfig.ts') h.update(full.slice(root.length)).update(readFileSync(full));
+    }
+  };
+  walk(root);
+  return h.digest('hex');
+}
+
+let writePathKey: string | undefined;
+
+/**
+ * A conversation's built store kept in the temp folder, keyed by the conversation, the embedder
+ * and the write path's source (writePathHash): building the five stores is most of a run (minutes
+ * on a busy machine), and recall changes do not change them. `AGENT_MEMORY_LOCOMO_REBUILD=1` or a
+ * change of the write path builds again.
+ */
+function storeCacheFile(conversation: LocomoConversation, embedder: Embedder): string {
+  writePathKey ??= writePathHash();
+  const key = createHash('sha256').update(writePathKey).update(embedder.id).update(JSON.stringify(conversation)).digest('hex').slice(0, 16);
+  return join(tmpdir(), `agent-memory-locomo-store-${conversation.id}-${key}.sqlite`);
+}
+
+/**
+ * buildLocomoStore through the store cache (storeCacheFile): a cached image is opened with the
+ * sources map kept beside it; else the store is built and its image saved.
+ */
+export async function cachedLocomoStore(conversation: LocomoConversation, embedder: Embedder, clock: Clock = systemClock): Promise<LocomoStore & { cached: boolean }> {
+  const file = storeCacheFile(conversation, embedder);
+  if (process.env.AGENT_MEMORY_LOCOMO_REBUILD !== '1' && existsSync(file) && existsSync(`${file}.json`)) {
+    const store = await openMemoryStoreFromImage(new Uint8Array(readFileSync(file)));
+    const sourcesById = new Map<string, string[]>(JSON.parse(readFileSync(`${file}.json`, 'utf8')) as [string, string[]][]);
+    return { conversation, store, engine: benchEngine(store, clock, embedder), sourcesById, cached: true };
+  }
+  const built = await buildLocomoStore(conversation, embedder, clock);
+  writeFileSync(file, exportMemoryStoreImage(built.store));
+  writeFileSync(`${file}.json`, JSON.stringify([...built.sourcesById]));
+  return { ...built, cached: false };
 }
 
 /**

@@ -63,7 +63,7 @@ import { BenchClock, benchEngine, benchSettings, cachingEmbedder, settingDefault
 import type { SettingOverrides } from './benchEngine';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
-import { buildLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
 
 const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
@@ -72,6 +72,11 @@ const REAL = !process.argv.includes('--synthetic-only');
 const ENCODING = ((): VectorEncoding => { const i = process.argv.indexOf('--vector-encoding'); return i >= 0 && process.argv[i + 1] === 'float32' ? 'float32' : i >= 0 && process.argv[i + 1] === 'int8' ? 'int8' : STORED_VECTOR_ENCODING; })();
 /** `--out name.json`: another results file (runs of two code versions side by side). */
 const OUT_FILE = ((): string | undefined => { const i = process.argv.indexOf('--out'); return i >= 0 ? process.argv[i + 1] : undefined; })();
+/**
+ * `AGENT_MEMORY_QUALITY_EXTRA='[{"name":"x","settings":{...},"search":{...}}]'`: more variants to
+ * measure beside the standard rows (a constant sweep on the same stores, without editing the bench).
+ */
+const EXTRA_VARIANTS: Variant[] = process.env.AGENT_MEMORY_QUALITY_EXTRA ? JSON.parse(process.env.AGENT_MEMORY_QUALITY_EXTRA) as Variant[] : [];
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -105,8 +110,10 @@ const STAGE_SETTINGS = [
   'search.currentnessEnabled', 'search.gravityDampeningEnabled', 'search.hubDampeningEnabled', 'search.resolutionBoostEnabled',
   'search.rerankEnabled', 'search.sessionNeighboursEnabled',
 ];
-/** Arms and fusion only: every stage setting off. */
+/** Arms and fusion only: every stage setting off (and the stages without a setting). */
 const BARE: SettingOverrides = Object.fromEntries(STAGE_SETTINGS.map((k) => [k, false]));
+// The stage added in the fifth round is off too; the date window stays as in earlier rounds' bare rows.
+const BARE_SEARCH: SearchConfigInput = { speakers: { enabled: false } };
 
 /** A setting switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
 function toggleSetting(label: string, key: string): Variant {
@@ -127,6 +134,7 @@ function toggleSearch(label: string, on: boolean, input: (on: boolean) => Search
 export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
   sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
   window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
+  speakers: ['speaker match'],
 };
 
 function variants(): Variant[] {
@@ -153,8 +161,10 @@ function variants(): Variant[] {
     toggleSetting('resolution', 'search.resolutionBoostEnabled'),
     toggleSetting('rerank', 'search.rerankEnabled'),
     toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
-    v('bare fusion', BARE),
-    v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }),
+    toggleSearch('speaker match', d.speakers.enabled, (x) => ({ speakers: { enabled: x } })),
+    v('bare fusion', BARE, BARE_SEARCH),
+    v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }, BARE_SEARCH),
+    ...EXTRA_VARIANTS,
   ];
 }
 
@@ -225,17 +235,21 @@ interface EvalSet {
   readonly parts: EvalPart[];
 }
 
-interface SetRun { overall: AggregateReport; byPart: Record<string, AggregateScore> }
+/** One variant over a set: the aggregate, each part's aggregate and each part's question scores (for the folds). */
+interface SetRun { overall: AggregateReport; byPart: Record<string, AggregateScore>; scores: Record<string, QuestionScore[]> }
 
-async function runSet(set: EvalSet, variant: Variant): Promise<SetRun> {
+async function runSet(set: EvalSet, variant: Variant, partIds?: readonly string[]): Promise<SetRun> {
   const all: QuestionScore[] = [];
   const byPart: Record<string, AggregateScore> = {};
+  const perPart: Record<string, QuestionScore[]> = {};
   for (const part of set.parts) {
+    if (partIds && !partIds.includes(part.id)) continue;
     const scores = await evaluate(part, part.questions, variant);
     byPart[part.id] = aggregate(scores).overall;
+    perPart[part.id] = scores;
     all.push(...scores);
   }
-  return { overall: aggregate(all), byPart };
+  return { overall: aggregate(all), byPart, scores: perPart };
 }
 
 async function syntheticSet(real: QueryEmbedder, embedder: Embedder): Promise<EvalSet> {
@@ -268,7 +282,7 @@ async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promi
   for (const conv of loaded.conversations) {
     const t0 = Date.now();
     const clock = new BenchClock();
-    const built = await buildLocomoStore(conv, embedder, clock);
+    const built = await cachedLocomoStore(conv, embedder, clock);
     const questions = QUICK ? conv.questions.filter((_, i) => i % 4 === 0) : conv.questions;
     await embedder.embed(questions.map((q) => q.query));
     const stats = built.store.read((db) => ({
@@ -276,7 +290,7 @@ async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promi
       entities: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities')?.n ?? 0,
       embedded: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')?.n ?? 0,
     }));
-    console.log(`real set ${conv.id}: ${conv.memories.length} turns -> ${JSON.stringify(stats)}, ${questions.length} questions; built in ${Date.now() - t0} ms`);
+    console.log(`real set ${conv.id}: ${conv.memories.length} turns -> ${JSON.stringify(stats)}, ${questions.length} questions; ${built.cached ? 'cached store opened' : 'built'} in ${Date.now() - t0} ms`);
     const nowMs = Date.parse(conv.endsAt) + 86_400_000;
     parts.push({ id: conv.id, engine: built.engine, clock, sourcesOf: (id) => built.sourcesById.get(id) ?? [id], questions: questions.map((q) => ({ ...q, nowMs })) });
   }
@@ -333,6 +347,105 @@ function ablation(results: Record<string, SetRun>): Record<string, AblationRow> 
   return out;
 }
 
+/**
+ * The fold rule of stage choice (docs/recall-design.md, "Fifth round"): a stage is on by default
+ * only if, against the pipeline without it, it raises R@10 on all but at most one part (4 of 5
+ * conversations; 3 of 4 inside a leave-one-out fold) and lowers none by more than FOLD_TOLERANCE.
+ * A toggle row whose parts all move by less than 1e-9 is idle on this set (the stage never fires
+ * there: hints need a language model, resolution needs decisions): its verdict is 'idle' and the
+ * synthetic set, the guard, decides.
+ */
+const FOLD_TOLERANCE = 0.01;
+
+/** Per part: R@10 of the pipeline with the stage minus without it, for one toggle row. */
+function stageGains(row: string, results: Record<string, SetRun>, parts: readonly string[]): number[] {
+  const full = results.full as SetRun, toggled = results[row] as SetRun;
+  const on = row.startsWith('no ') ? full : toggled, off = row.startsWith('no ') ? toggled : full;
+  return parts.map((p) => (on.byPart[p] as AggregateScore).recallAt10 - (off.byPart[p] as AggregateScore).recallAt10);
+}
+
+type Verdict = 'on' | 'off' | 'idle';
+
+function foldVerdict(gains: readonly number[]): Verdict {
+  if (gains.every((g) => Math.abs(g) < 1e-9)) return 'idle';
+  const raised = gains.filter((g) => g > 1e-9).length;
+  return raised >= gains.length - 1 && gains.every((g) => g >= -FOLD_TOLERANCE) ? 'on' : 'off';
+}
+
+/** Deep merge of two search patches (two toggles may patch the same group). */
+function mergeSearch(a: SearchConfigInput | undefined, b: SearchConfigInput | undefined): SearchConfigInput | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, val] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] = prev && typeof prev === 'object' && val && typeof val === 'object' ? { ...prev, ...val } : val;
+  }
+  return out as SearchConfigInput;
+}
+
+interface StageChoice {
+  /** Every toggle row: per-part gain of the stage, the verdict on all parts, and whether it flips the default. */
+  rule: Record<string, { gains: Record<string, number>; verdict: Verdict; flip: boolean }>;
+  /** Leave-one-conversation-out: per held-out part, the rows the other parts flip and the held-out scores. */
+  folds: Record<string, { flips: string[]; heldOut: AggregateScore; tuned: AggregateScore }>;
+  cv: AggregateReport;
+  tuned: AggregateReport;
+}
+
+/** A toggle row flips its default when the rule's verdict disagrees with it (idle rows never flip). */
+function flips(row: string, verdict: Verdict): boolean {
+  return (row.startsWith('no ') && verdict === 'off') || (row.startsWith('with ') && verdict === 'on');
+}
+
+/**
+ * The fold rule on all parts (what the defaults must pass), and its cross-validated figure: for
+ * each held-out conversation the rule is applied to the other four, the toggles it flips are
+ * combined into one variant, and that variant is scored on the held-out conversation only.
+ */
+async function stageChoice(set: EvalSet, results: Record<string, SetRun>, all: readonly Variant[]): Promise<StageChoice> {
+  const parts = set.parts.map((p) => p.id);
+  const rows = Object.keys(results).filter((n) => /^(no|with) /.test(n));
+  const rule: StageChoice['rule'] = {};
+  for (const row of rows) {
+    const g = stageGains(row, results, parts);
+    const verdict = foldVerdict(g);
+    rule[row] = { gains: Object.fromEntries(parts.map((p, i) => [p, Number((g[i] as number).toFixed(4))])), verdict, flip: flips(row, verdict) };
+  }
+  const folds: StageChoice['folds'] = {};
+  const heldScores: QuestionScore[] = [];
+  const full = results.full as SetRun;
+  for (const held of parts) {
+    const train = parts.filter((p) => p !== held);
+    const chosen = rows.filter((row) => flips(row, foldVerdict(stageGains(row, results, train))));
+    let scores: QuestionScore[];
+    if (chosen.length === 0) scores = full.scores[held] as QuestionScore[];
+    else if (chosen.length === 1) scores = (results[chosen[0] as string] as SetRun).scores[held] as QuestionScore[];
+    else {
+      const parts2 = chosen.map((row) => all.find((x) => x.name === row) as Variant);
+      const combined: Variant = { name: `fold ${held}`, settings: Object.assign({}, ...parts2.map((x) => x.settings ?? {})) as SettingOverrides };
+      const search = parts2.reduce<SearchConfigInput | undefined>((acc, x) => mergeSearch(acc, x.search), undefined);
+      if (search) combined.search = search;
+      scores = (await runSet(set, combined, [held])).scores[held] as QuestionScore[];
+    }
+    folds[held] = { flips: chosen, heldOut: aggregate(scores).overall, tuned: full.byPart[held] as AggregateScore };
+    heldScores.push(...scores);
+  }
+  return { rule, folds, cv: aggregate(heldScores), tuned: full.overall };
+}
+
+function printStageChoice(name: string, c: StageChoice): void {
+  const parts = Object.keys(c.folds);
+  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  console.log(`\n${name} fold rule (stage on minus off, R@10 per conversation; on by default only if it raises all but one and lowers none by > ${FOLD_TOLERANCE})`);
+  console.log(`${'row'.padEnd(31)} ${parts.map((p) => p.padEnd(8)).join(' ')} verdict flip`);
+  for (const [row, r] of Object.entries(c.rule)) console.log(`${row.padEnd(31)} ${parts.map((p) => signed(r.gains[p] as number).padEnd(8)).join(' ')} ${r.verdict.padEnd(7)} ${r.flip ? 'FLIP' : ''}`);
+  console.log(`${name} leave-one-conversation-out (held-out R@5 R@10 MRR vs the defaults on that conversation):`);
+  for (const [p, f] of Object.entries(c.folds)) console.log(`  ${p.padEnd(8)} flips [${f.flips.join(', ')}]  held-out ${fmtScore(f.heldOut)}  defaults ${fmtScore(f.tuned)}`);
+  console.log(`${name} cross-validated ${fmt(c.cv)}   tuned ${fmt(c.tuned)}   gap R@10 ${(c.tuned.overall.recallAt10 - c.cv.overall.recallAt10).toFixed(3)}`);
+  for (const [cat, sc] of Object.entries(c.cv.byCategory)) console.log(`${name} cross-validated, category ${cat} (${sc.count}): R@5 R@10 MRR ${fmtScore(sc)}`);
+}
+
 /** One line per toggle: the change against full on each set (R@10 rising means the default costs recall). */
 function printAblation(setNames: readonly string[], out: Record<string, { ablation: Record<string, AblationRow> }>): void {
   const rows = [...new Set(setNames.flatMap((n) => Object.keys(out[n]?.ablation ?? {})))];
@@ -372,7 +485,10 @@ async function main(): Promise<void> {
         results[variant.name] = await runSet(set, variant);
         console.log(`${set.name} ${variant.name.padEnd(22)} ${fmt((results[variant.name] as SetRun).overall)}`);
       }
+      const choice = set.parts.length > 1 && results.full ? await stageChoice(set, results, variants()) : undefined;
+      if (choice) printStageChoice(set.name, choice);
       out[set.name] = {
+        ...(choice ? { stageChoice: { rule: choice.rule, folds: choice.folds, crossValidated: choice.cv, tuned: choice.tuned.overall } } : {}),
         questions: set.parts.reduce((n, p) => n + p.questions.length, 0), parts: set.parts.map((p) => p.id),
         alphaSweep: Object.fromEntries(Object.entries(sweep).map(([k, x]) => [k, x.overall.overall])),
         ...(loo ? { alphaLeaveOneOut: loo } : {}),

@@ -137,6 +137,12 @@ class InMemoryStore implements MemoryStore {
 
   refresh(): void { /* nothing external to apply */ }
 
+  /** A copy of the database image (exportMemoryStoreImage). */
+  exportImage(): Uint8Array {
+    this.assertOpen();
+    return this.db.export();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.promoteDeferred();
@@ -201,4 +207,21 @@ async function migratedDatabase(clock: Clock, migrations: readonly Migration[]):
 export async function openMemoryStore(options: MemoryStoreOptions = {}): Promise<MemoryStore> {
   const db = await migratedDatabase(options.clock ?? systemClock, options.migrations ?? MIGRATIONS);
   return new InMemoryStore(db, options.logger ?? silentLogger, options.deferredWriteMs ?? DEFAULT_STORE_CONFIG.deferredWriteMs);
+}
+
+/**
+ * An in-memory MemoryStore opened on a copy of a database image another store exported (benches
+ * keep a built store across runs: bench/locomo.ts). The image must hold the full schema; it is
+ * used as it is (same store id).
+ */
+export async function openMemoryStoreFromImage(image: Uint8Array, options: Omit<MemoryStoreOptions, 'migrations' | 'clock'> = {}): Promise<MemoryStore> {
+  const db = new SqlDatabase(await createEngineDatabase(image));
+  configureConnection(db);
+  return new InMemoryStore(db, options.logger ?? silentLogger, options.deferredWriteMs ?? DEFAULT_STORE_CONFIG.deferredWriteMs);
+}
+
+/** The database image of an in-memory store (what openMemoryStoreFromImage opens). */
+export function exportMemoryStoreImage(store: MemoryStore): Uint8Array {
+  if (!(store instanceof InMemoryStore)) throw new MemoryError('E_INTERNAL', 'Only an in-memory store exports its image here.');
+  return store.exportImage();
 }
