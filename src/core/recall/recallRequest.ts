@@ -35,6 +35,13 @@ export interface RecallRequest {
   /** Whether the results go into a prompt (session_memories.was_injected). */
   readonly injected?: boolean;
   /**
+   * Whether the lexical arm's hits are recorded as the session's keyword hits (fts_hit_count, which
+   * the feedback loop reads as "paid off"). Default true. @memory passes false: a keyword hit of the
+   * recall that showed a memory is no evidence the answer used it (docs/recall-design.md, "Fifth
+   * round"); its use is judged from the model's own answer text at session end.
+   */
+  readonly countLexicalHits?: boolean;
+  /**
    * The agent recalling (default 'default'): focal entities and graph boost use only this agent's
    * entities, so another agent's entities never boost a memory or become focal.
    */

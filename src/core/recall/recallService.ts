@@ -53,7 +53,7 @@ export function bookkeepingEntry(ranked: RankedRecall, req: RecallRequest, nowIs
   return {
     nowIso,
     results: ranked.results.map((c) => ({ id: c.id, source: sessionSource(c), score: c.score })),
-    lexicalIds: req.session === undefined ? [] : ranked.lexicalIds.slice(0, lexicalCap),
+    lexicalIds: req.session === undefined || req.countLexicalHits === false ? [] : ranked.lexicalIds.slice(0, lexicalCap),
     ...(req.session !== undefined ? { session: req.session } : {}),
     injected: req.injected === true,
   };

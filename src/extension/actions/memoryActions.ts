@@ -61,6 +61,8 @@ export interface RecallOptions {
   readonly injected?: boolean;
   /** Record access counts and session rows (default true; the playground-like previews pass false). */
   readonly track?: boolean;
+  /** Record the lexical hits as the session's keyword hits (default true; @memory passes false, RecallRequest.countLexicalHits). */
+  readonly countLexicalHits?: boolean;
 }
 
 export async function recallMemories(rt: MemoryEngine, query: string, options: RecallOptions = {}): Promise<RecallResult[]> {
@@ -69,6 +71,7 @@ export async function recallMemories(rt: MemoryEngine, query: string, options: R
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.session ? { session: options.session } : {}),
     ...(options.injected ? { injected: true } : {}),
+    ...(options.countLexicalHits === false ? { countLexicalHits: false } : {}),
   }, options.track === false ? { track: false } : {});
 }
 

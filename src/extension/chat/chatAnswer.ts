@@ -51,7 +51,7 @@ export function noMatches(out: ChatOutput, query: string): void {
 /** /recall: the recalled memories as a list. */
 export async function answerRecall(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
   deps.out.progress('Recalling…');
-  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, countLexicalHits: false } : {}) });
   if (deps.token.isCancellationRequested) return results;
   if (results.length === 0) { noMatches(deps.out, query); return results; }
   deps.out.markdown(`**${results.length} memories** for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n`);
@@ -63,7 +63,7 @@ export async function answerRecall(deps: RecallAnswerDeps, query: string): Promi
 /** /why: every memory with its full score breakdown inline. */
 export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
   deps.out.progress('Recalling with explanations…');
-  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, countLexicalHits: false } : {}) });
   if (deps.token.isCancellationRequested) return results;
   if (results.length === 0) { noMatches(deps.out, query); return results; }
   const blocks = results.map((r, i) => `${resultList([r]).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
@@ -92,7 +92,7 @@ export function deliverSessionStart(out: ChatOutput, memories: readonly StartMem
  */
 export async function answerQuestion(deps: RecallAnswerDeps, query: string, model: vscode.LanguageModelChat | undefined): Promise<{ results: RecallResult[]; composed: boolean }> {
   deps.out.progress('Recalling…');
-  const recalled = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true } : {}) });
+  const recalled = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true, countLexicalHits: false } : {}) });
   if (deps.token.isCancellationRequested) return { results: recalled, composed: false };
   if (recalled.length === 0) { noMatches(deps.out, query); return { results: recalled, composed: false }; }
   const results = currentFirst(recalled);
@@ -104,7 +104,7 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, deps.token);
       for await (const chunk of response.text) {
         if (deps.token.isCancellationRequested) break;
-        deps.out.markdown(chunk);
+        deps.out.composed(chunk);
         if (chunk.trim()) composed = true;
       }
     } catch (e) {

@@ -10,6 +10,8 @@ export const CHAT_LINK_COMMANDS = ['agentMemory.showRecallExplanation', 'agentMe
 export class ChatOutput {
   readonly markdownParts: string[] = [];
   readonly references: string[] = [];
+  /** What the chat model wrote (composed()), without the memories the answer lists or quotes. */
+  readonly composedParts: string[] = [];
 
   constructor(private readonly stream: vscode.ChatResponseStream) {}
 
@@ -18,6 +20,21 @@ export class ChatOutput {
     const md = new vscode.MarkdownString(text);
     if (commandLinks) md.isTrusted = { enabledCommands: CHAT_LINK_COMMANDS };
     this.stream.markdown(md);
+  }
+
+  /** Markdown the chat model composed: shown as markdown(), and kept apart as the answer's own text. */
+  composed(text: string): void {
+    this.composedParts.push(text);
+    this.markdown(text);
+  }
+
+  /**
+   * The model's own answer text: what the session records as the assistant's turn, so the feedback
+   * loop judges a memory used by what the model wrote, never because the answer listed or quoted it
+   * (docs/recall-design.md, "Fifth round"). Empty when no model composed an answer.
+   */
+  composedText(): string {
+    return this.composedParts.join('');
   }
 
   progress(text: string): void {

@@ -80,7 +80,8 @@ async function dispatch(services: Services, capture: SessionCapture, docs: Memor
   }
   if (token.isCancellationRequested) return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
   deliverSessionStart(out, startMemories, listed);
-  await capture.turn(rt, sessionKey, 'assistant', out.text());
+  // Only the model's own words: the memory lists and quotes of the answer are not evidence of use.
+  await capture.turn(rt, sessionKey, 'assistant', out.composedText());
   return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}), ...(startMemories.length ? { sessionStart: startMemories.map((m) => m.id) } : {}) };
 }
 
