@@ -52,7 +52,8 @@ export interface RecallStage {
 
 /**
  * Speaker-aware matching (speakerMatch.ts): memories written by a person the query names are
- * lifted over the other speakers' before the head passes score to its session neighbours.
+ * lifted over the other speakers' before the head passes score to its session neighbours. Off by
+ * default (docs/recall-design.md, "Fifth round": it fails the fold rule on one conversation).
  */
 const speakerStage: RecallStage = {
   id: 'speakers',

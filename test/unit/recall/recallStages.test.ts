@@ -32,7 +32,7 @@ describe('recall stages as data', () => {
   it('runs only the enabled stages, and the explanation names each stage that changed a score', async () => {
     const config = resolveSearchConfig({ vector: { enabled: false } });
     const out = await recallDetailed(store, { query: 'deploy port staging' }, { clock, config, track: false });
-    assert.deepEqual(out.stages, ['speakers', 'sessionNeighbours', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'facets']);
+    assert.deepEqual(out.stages, ['sessionNeighbours', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'facets']);
     const b = out.items.find((r) => r.id === 'b');
     assert.ok(b?.explain?.boosts.some((x) => x.stage === 'resolution'), 'the decision carries the resolution boost');
     assert.ok(out.items.some((r) => r.explain?.boosts.some((x) => x.stage === 'facets')));
