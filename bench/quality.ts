@@ -351,9 +351,10 @@ function ablation(results: Record<string, SetRun>): Record<string, AblationRow> 
  * The fold rule of stage choice (docs/recall-design.md, "Fifth round"): a stage is on by default
  * only if, against the pipeline without it, it raises R@10 on all but at most one part (4 of 5
  * conversations; 3 of 4 inside a leave-one-out fold) and lowers none by more than FOLD_TOLERANCE.
- * A toggle row whose parts all move by less than 1e-9 is idle on this set (the stage never fires
- * there: hints need a language model, resolution needs decisions): its verdict is 'idle' and the
- * synthetic set, the guard, decides.
+ * A toggle row whose parts' R@10 all move by less than 1e-9 is idle on this set (on the real set
+ * the stage never fires there: hints need a language model, resolution needs decisions; with
+ * --quick a stage that only reorders the top ten can look idle too): its verdict is 'idle', it
+ * keeps its default, and the synthetic set, the guard, decides.
  */
 const FOLD_TOLERANCE = 0.01;
 
