@@ -10,7 +10,21 @@ const quiet = process.argv.includes('--quiet');
 
 /** Modules resolved at run time from node_modules (native code, wasm loaders) or provided by the host. */
 // pg-native: the optional native binding of `pg`, never installed (the pure-JS client is used).
-const external = ['vscode', 'onnxruntime-node', 'fts5-sql-bundle', '@huggingface/transformers', 'sharp', 'pg-native'];
+const external = ['vscode', 'onnxruntime-node', 'fts5-sql-bundle', 'sharp', 'pg-native'];
+
+/**
+ * transformers.js (only the optional downloaded / user-folder models and the cross-encoder use it)
+ * is bundled once into dist/transformers.js, which the other bundles load lazily from beside
+ * themselves: the VSIX then ships neither its npm package nor the onnxruntime-web (120 MB of
+ * WebAssembly builds it inlines the JS of but never loads in Node) and sharp (19 MB, images) it
+ * depends on. docs/packaging.md.
+ */
+const transformersBesideUs = {
+  name: 'transformers-beside-us',
+  setup(b) {
+    b.onResolve({ filter: /^@huggingface\/transformers$/ }, () => ({ path: './transformers.js', external: true }));
+  },
+};
 
 const common = {
   bundle: true,
@@ -38,6 +52,23 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external,
+    plugins: [transformersBesideUs],
+  },
+  {
+    // transformers.js's Node ESM build, made CommonJS; ONNX Runtime stays the shipped native one,
+    // images are not supported (src/core/models/sharpUnavailable.cjs).
+    ...common,
+    entryPoints: { transformers: '@huggingface/transformers' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    conditions: ['node', 'import'],
+    external: ['onnxruntime-node', 'onnxruntime-common'],
+    alias: { sharp: './src/core/models/sharpUnavailable.cjs' },
+    // Its `import.meta.url ?? __filename` falls back to __filename in CommonJS.
+    logOverride: { 'empty-import-meta': 'silent' },
   },
   {
     ...common,

@@ -6,8 +6,9 @@
 // Usage: node scripts/package.mjs [--target linux-x64,darwin-arm64,...] [--universal] [--fixtures]
 //   (--fixtures: also the fake LM VSIX)
 // Platform VSIXes other than this machine's carry onnxruntime-node's binary for that platform (it
-// ships them all) and the platform-independent model and wasm files; the optional image library
-// that transformers.js pulls in (sharp) is only installed for this machine's platform.
+// ships them all) and the platform-independent model and wasm files. transformers.js (only the
+// optional downloaded models use it) ships bundled as dist/transformers.js, without onnxruntime-web
+// and sharp: docs/packaging.md. scripts/vscode/vsixCheck.mjs checks a packaged VSIX.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureExtensionBuilt } from './vscode/extensionBuild.mjs';

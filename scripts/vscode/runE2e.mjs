@@ -16,6 +16,7 @@ import { workbenchUrl } from './codeServer.mjs';
 import { HarnessError, secondsSince } from './proc.mjs';
 import { TIMEOUTS, paths, repoRoot } from './toolchain.mjs';
 import { packageExtension } from '../package.mjs';
+import { checkVsix } from './vsixCheck.mjs';
 
 const require = createRequire(import.meta.url);
 const { writeResult } = require('../testResults.cjs');
@@ -85,6 +86,13 @@ async function main() {
   const fakeLm = withModel.length ? await packageFakeLanguageModel() : undefined;
   const suiteStarted = Date.now();
   const counts = { passed: 0, failed: 0 };
+  // The VSIX as shipped: what it carries and that both model loaders run from it alone (vsixCheck.mjs).
+  const vsixChecks = await checkVsix(vsix.file);
+  for (const c of vsixChecks.checks) {
+    console.log(`  ${c.ok ? '✓' : '✗'} vsix: ${c.name}${c.ok ? '' : `\n    ${c.detail}`}`);
+    counts[c.ok ? 'passed' : 'failed'] += 1;
+  }
+  console.log(`  VSIX ${mib(vsixChecks.vsixBytes)}, installed ${(vsixChecks.installedBytes / 1e6).toFixed(1)} MB`);
   for (const [group, vsixes] of [[withModel, [fakeLm, vsix.file]], [withoutModel, [vsix.file]]]) {
     if (group.length === 0) continue;
     if (group === withoutModel) console.log('  (without the fake language model)');

@@ -3,7 +3,11 @@
 // extensionTestsPath]; the smoke-test driver calls codeAutomationExit(code) when run() settles.
 // Prints "integration: N passed, N failed" and records the counts (scripts/testResults.cjs).
 // Env: AGENT_MEMORY_TEST_GREP=<pattern> runs only matching tests.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// --vsix: runs the suite on the packaged VSIX instead of the repo (production build, vsce, unpacked
+// into a temp folder that becomes the extension development path; docs/packaging.md).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ensureToolchain } from './install.mjs';
@@ -14,6 +18,7 @@ import { remoteUri, workbenchUrl } from './codeServer.mjs';
 import { HarnessError, secondsSince, tail } from './proc.mjs';
 import { TIMEOUTS, paths, repoRoot } from './toolchain.mjs';
 import { ensureExtensionBuilt } from './extensionBuild.mjs';
+import { packageExtension } from '../package.mjs';
 
 const require = createRequire(import.meta.url);
 const { writeResult } = require('../testResults.cjs');
@@ -46,7 +51,7 @@ async function runSuite({ profile, server, page, workspace }, testsIndex, result
   page.on('console', (msg) => lines.push(`[${msg.type()}] ${consoleText(msg)}`));
   page.on('pageerror', (err) => lines.push(`[pageerror] ${err.message}`));
   const payload = [
-    ['extensionDevelopmentPath', remoteUri(server, process.env.AGENT_MEMORY_EXTENSION_DIR || repoRoot)],
+    ['extensionDevelopmentPath', remoteUri(server, extensionDir())],
     ['extensionTestsPath', remoteUri(server, testsIndex.replace(/\.js$/, ''))],
     ['skipWelcome', 'true'],
   ];
@@ -81,12 +86,36 @@ function printKeptExtensionHostLog() {
   } else console.log('(no extension host log was written: the extension host may not have started)');
 }
 
+/** The folder the extension host loads the extension from: the repo, or another one (env, --vsix). */
+function extensionDir() {
+  return process.env.AGENT_MEMORY_EXTENSION_DIR || repoRoot;
+}
+
+/** Packages the VSIX and unpacks it; returns the temp folder holding `extension/`. */
+async function unpackedVsix() {
+  const vsix = await packageExtension();
+  const dir = mkdtempSync(join(tmpdir(), 'am-integration-vsix-'));
+  const r = spawnSync('unzip', ['-q', vsix.file, 'extension/*', '-d', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new HarnessError(`unzip ${vsix.file} failed: ${r.stderr}`);
+  console.log(`[vscode-harness] integration runs on the packaged VSIX, unpacked in ${dir}`);
+  return dir;
+}
+
 async function main() {
   const started = Date.now();
   const toolchain = await ensureToolchain();
-  await ensureExtensionBuilt();
-  const runDir = join(repoRoot, 'out', 'test', `integration-run-${process.pid}`);
+  const vsixDir = process.argv.includes('--vsix') ? await unpackedVsix() : undefined;
+  if (vsixDir) process.env.AGENT_MEMORY_EXTENSION_DIR = join(vsixDir, 'extension');
+  else await ensureExtensionBuilt();
+  // The tests live inside the extension's folder: VS Code hands each extension's files its own
+  // `vscode` API object, and tests that stub window.showErrorMessage must share the extension's.
+  const runDir = join(extensionDir(), 'out', 'test', `integration-run-${process.pid}`);
   const { index } = await buildIntegrationTests(runDir);
+  // mocha stays external (buildIntegrationTests.mjs): outside the repo it resolves through a link.
+  if (extensionDir() !== repoRoot) {
+    mkdirSync(join(runDir, 'node_modules'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules', 'mocha'), join(runDir, 'node_modules', 'mocha'));
+  }
   const fakeLm = await packageFakeLanguageModel();
   mkdirSync(paths.testResults, { recursive: true });
   const browserLog = join(paths.testResults, 'integration-browser.log');
@@ -108,6 +137,7 @@ async function main() {
     process.exitCode = failed === 0 && results.passed > 0 ? 0 : 1;
   } finally {
     rmSync(runDir, { recursive: true, force: true });
+    if (vsixDir) rmSync(vsixDir, { recursive: true, force: true });
   }
 }
 

@@ -201,6 +201,20 @@ function valueChange(older: AnalysedMemory, newer: AnalysedMemory): string | und
  * Whether one of two memories supersedes the other. Same-time memories are never ordered; the
  * finding names the older and the newer id.
  */
+/**
+ * Whether `m` can take part in a supersession only as the OLDER memory (every finding needs the
+ * newer one to name what it replaces, or both to carry a setting): true when it names nothing it
+ * replaces and carries no setting. `never` when no finding can involve it at all (its type).
+ * Mirrors decisionChange / valueChange below; memorySupersessionScan.ts uses it to skip the
+ * candidate query while ingesting in time order (issue #26).
+ */
+export function supersessionRole(m: AnalysedMemory): 'any' | 'olderOnly' | 'never' {
+  const state = STATE_TYPES.has(m.memory.type);
+  const value = VALUE_TYPES.has(m.memory.type) && m.settings.size > 0;
+  if ((state && m.replaced.length > 0) || value) return 'any';
+  return state ? 'olderOnly' : 'never';
+}
+
 export function detectMemorySupersession(a: AnalysedMemory, b: AnalysedMemory): MemorySupersessionFinding | undefined {
   if (a.memory.id === b.memory.id || a.memory.createdAt === b.memory.createdAt) return undefined;
   const [older, newer] = a.memory.createdAt < b.memory.createdAt ? [a, b] : [b, a];

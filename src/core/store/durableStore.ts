@@ -17,7 +17,7 @@ import type { Migration } from './migrations';
 import type { PendingWrite, Replica } from './replica';
 import { installSnapshot, PREVIOUS_SNAPSHOT_FILE, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
-import { FTS_INDEXES } from './storeChecks';
+import { FTS_INDEXES, ftsSecureDeleteOn } from './storeChecks';
 import { journalPath, listGenerations } from './journalTail';
 import { fsyncDir, storeIoError } from './storeFs';
 import { SnapshotKeeper } from './snapshotKeeper';
@@ -49,8 +49,10 @@ export interface DurableStoreStats {
 export interface PurgeReport {
   /** Journal generations deleted (everything written before the purge). */
   readonly generationsDeleted: number;
-  /** Size of the snapshot written (twice: as the newest and as the previous snapshot). */
+  /** Size of the snapshot written (once; the previous snapshot is a hard link to it, or a copy). */
   readonly snapshotBytes: number;
+  /** Whether this purge merged the FTS indexes (only the first purge of a store; see purgeDeleted). */
+  readonly ftsOptimized: boolean;
   readonly ms: number;
 }
 
@@ -174,8 +176,22 @@ export class DurableStore implements DurableMemoryStore {
   async purgeDeleted(): Promise<PurgeReport> {
     this.assertOpen();
     const started = Date.now();
-    // Journaled like any write, so every replica's FTS index drops the deleted entries too.
-    await this.write('store.purge', (w) => { for (const { index } of FTS_INDEXES) w.run(`INSERT INTO ${index}(${index}) VALUES ('optimize')`); });
+    // FTS5 keeps a deleted row's entries in older index segments (behind delete markers) until they
+    // are merged, unless the index's `secure-delete` option is on: then a delete removes them in
+    // place. The first purge of a store merges every index once ('optimize': the markers of all
+    // earlier deletes and edits go) and turns the option on; later purges have nothing to merge.
+    // Journaled like any write, so every replica's indexes do the same (docs/store.md, "Forget means gone").
+    const allSecure = this.read((db) => FTS_INDEXES.every(({ index }) => ftsSecureDeleteOn(db, index)));
+    const ftsOptimized = allSecure ? false : await this.write('store.purge', (w) => {
+      let merged = false;
+      for (const { index } of FTS_INDEXES) {
+        if (ftsSecureDeleteOn(w, index)) continue;
+        w.run(`INSERT INTO ${index}(${index}) VALUES ('optimize')`);
+        w.run(`INSERT INTO ${index}(${index}, rank) VALUES ('secure-delete', 1)`);
+        merged = true;
+      }
+      return merged;
+    });
     return this.exclusive(async () => {
       await this.p.lock.acquire();
       try {
@@ -186,9 +202,11 @@ export class DurableStore implements DurableMemoryStore {
         const current = await writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
         let previous: string | undefined;
         try {
-          previous = await writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
+          // The old newest snapshot (about to become the previous one) still holds what was deleted:
+          // the previous snapshot becomes a second name of the new one (a hard link, no second
+          // write), or a second copy where the file system has no links.
+          previous = await this.secondSnapshotName(current, shot);
           installSnapshot(this.p.fs, this.dir, current);
-          // The old newest snapshot (now the previous one) still holds what was deleted: replace it too.
           this.p.fs.renameSync(previous, join(this.dir, PREVIOUS_SNAPSHOT_FILE));
           fsyncDir(this.p.fs, this.dir);
         } catch (e) {
@@ -202,11 +220,23 @@ export class DurableStore implements DurableMemoryStore {
           this.p.fs.unlinkSync(journalPath(this.dir, g));
           generationsDeleted++;
         }
-        return { generationsDeleted, snapshotBytes: shot.image.length, ms: Date.now() - started };
+        return { generationsDeleted, snapshotBytes: shot.image.length, ftsOptimized, ms: Date.now() - started };
       } finally {
         this.p.lock.release();
       }
     });
+  }
+
+  /** A temp name for the purge's previous snapshot: a hard link to `current`, else a written copy. */
+  private async secondSnapshotName(current: string, shot: ReturnType<Replica['capture']>): Promise<string> {
+    if (this.p.fs.linkSync) {
+      const link = `${current}.prev`;
+      try {
+        this.p.fs.linkSync(current, link);
+        return link;
+      } catch { /* no hard links here (FAT, some network shares): write a copy */ }
+    }
+    return writeSnapshotTemp(this.p.fs, this.dir, shot.image, shot.position, shot.schemaVersion);
   }
 
   stats(): DurableStoreStats {

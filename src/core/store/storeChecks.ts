@@ -66,3 +66,9 @@ export function checkIntegrity(db: SqlReader, maxProblems = 20): IntegrityReport
   const ok = sqliteProblems.length === 0 && foreignKeyViolations === 0 && Object.values(orphans).every((n) => n === 0);
   return { ok, sqliteProblems, foreignKeyViolations, orphans };
 }
+
+/** Whether an FTS5 index removes a deleted row's entries in place (its `secure-delete` option). */
+export function ftsSecureDeleteOn(db: SqlReader, index: string): boolean {
+  if (!FTS_INDEXES.some((f) => f.index === index)) throw new Error(`not an FTS index: ${index}`);
+  return db.get<{ v: number }>(`SELECT v FROM ${index}_config WHERE k = 'secure-delete'`)?.v === 1;
+}

@@ -27,6 +27,8 @@ export interface StoreFs {
   readdirSync(path: string): string[];
   readFileSync(path: string): Buffer;
   copyFileSync(from: string, to: string): void;
+  /** A second name for an existing file (a hard link); optional: without it a purge writes a copy. */
+  linkSync?(existing: string, newPath: string): void;
   /** Creates `path` (must not exist), writes the chunks and fsyncs it, without blocking the thread. */
   writeNewFileSynced(path: string, chunks: readonly Uint8Array[]): Promise<void>;
 }
@@ -50,6 +52,7 @@ export const nodeStoreFs: StoreFs = {
   readdirSync: (p) => fs.readdirSync(p),
   readFileSync: (p) => fs.readFileSync(p),
   copyFileSync: (a, b) => fs.copyFileSync(a, b),
+  linkSync: (a, b) => fs.linkSync(a, b),
   writeNewFileSynced: async (path, chunks) => {
     const handle = await fs.promises.open(path, 'wx');
     try {

@@ -3,6 +3,7 @@ import { applyGraphOp } from '../../../src/core/graph/graphApply';
 import { listGraphOps } from '../../../src/core/graph/graphAudit';
 import { MEMORY_CLAIM_GROUP } from '../../../src/core/graph/memorySupersessionWrites';
 import { memorySupersessionsFor } from '../../../src/core/extraction/memorySupersessionScan';
+import { analyseMemory, findMemorySupersessions, supersessionRole } from '../../../src/core/extraction/memorySupersession';
 import { loadAttributeStates } from '../../../src/core/recall/candidateGraphFacts';
 import { graphFixture } from './graphFixture';
 import type { GraphFixture } from './graphFixture';
@@ -42,5 +43,41 @@ describe('memory-level supersession through the graph (supersede_memory)', () =>
     await f.store.write('t', (db) => applyGraphOp(db, f.ctx(), { op: 'supersede_memory', olderId: older, newerId: newer, why: 'port changed' }));
     await f.store.write('t', (db) => applyGraphOp(db, f.ctx(), { op: 'detach_memory', memoryId: newer }));
     assert.equal(f.store.read((db) => loadAttributeStates(db, [older])).get(older)?.[0]?.status, 'active');
+  });
+
+  it('the per-memory scan finds exactly the all-pairs findings that involve the memory, whichever is extracted last (the older-only shortcut loses none)', async () => {
+    // A corpus with every role: memories that only state things (superseded only by a newer one),
+    // ones that name what they replace, settings, a shared timestamp, and later memories that
+    // supersede earlier ones in both directions of extraction order.
+    const t0 = f.clock.now() + 10 * DAY;
+    const texts = [
+      'We store the sessions in the JSON file on disk.',
+      'The billing service reads its rates from the legacy pricing table.',
+      'The sync worker retries failed uploads every minute.',
+      'Moved the sessions from the JSON file to SQLite, the JSON file is gone.',
+      'The billing service now reads its rates from the pricing API instead of the legacy pricing table.',
+      'The sync worker timeout is 30 s.',
+      'The sync worker timeout is now 45 s after the upload failures.',
+      'The docs site is built with Jekyll and deployed by hand.',
+      'The docs site is built with Astro instead of Jekyll and deployed by hand.',
+      'The admin API listens on port 7000 behind the proxy.',
+      'The cache lives in Redis for the sessions of the web app.',
+    ];
+    const ids: string[] = [];
+    for (const [i, text] of texts.entries()) ids.push(await f.memory(text, t0 + (i === 10 ? 9 : i) * DAY));
+    const rows = f.store.read((db) => db.all<{ id: string; type: string; content: string; created_at: string }>('SELECT id, type, content, created_at FROM memories'));
+    const memories = rows.map((r) => ({ id: r.id, type: r.type, content: r.content, createdAt: r.created_at }));
+    const roles = new Set(memories.map((m) => supersessionRole(analyseMemory(m))));
+    assert.ok(roles.has('olderOnly') && roles.has('any'), `the corpus covers both roles: ${[...roles].join(', ')}`);
+    const all = findMemorySupersessions(memories).map((x) => `${x.olderId}>${x.newerId}:${x.kind}`);
+    assert.ok(all.length >= 4, `the corpus has supersessions: ${all.length}`);
+    let olderOnlyFindings = 0;
+    for (const m of memories) {
+      const expected = all.filter((k) => k.startsWith(`${m.id}>`) || k.includes(`>${m.id}:`)).sort();
+      const found = f.store.read((db) => memorySupersessionsFor(db, m.id)).map((x) => `${x.olderId}>${x.newerId}:${x.kind}`).sort();
+      assert.deepEqual(found, expected, m.content);
+      if (supersessionRole(analyseMemory(m)) === 'olderOnly') olderOnlyFindings += found.length;
+    }
+    assert.ok(olderOnlyFindings > 0, 'an older-only memory still finds the newer memory that supersedes it');
   });
 });

@@ -119,4 +119,43 @@ describe('forget means gone', function () {
     }
     assert.deepEqual(hits(temp.dir, Buffer.from(SECRET_WORD)), []);
   });
+
+  it('after the first purge, a forget removes index entries in place: gone without merging the indexes, the previous snapshot a link to the newest', async () => {
+    const store = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    try {
+      for (let i = 0; i < 20; i++) await store.write('remember', (w) => insertMemory(w, { content: `ordinary memory ${i} about builds`, createdAt: AT }));
+      const first = (await store.write('remember', (w) => insertMemory(w, { content: 'a first thing to forget', createdAt: AT }))).id;
+      await store.write('forget', (w) => { w.run('DELETE FROM memories WHERE id = ?', [first]); });
+      assert.equal((await store.purgeDeleted()).ftsOptimized, true, 'the first purge of a store merges the indexes once');
+      // The secret is written (and snapshotted, and its entry moved by later index writes) only now.
+      const id = (await store.write('remember', (w) => insertMemory(w, { content: SECRET, createdAt: AT }))).id;
+      for (let i = 20; i < 40; i++) await store.write('remember', (w) => insertMemory(w, { content: `ordinary memory ${i} about builds ${SECRET_WORD.slice(0, 4)}`, createdAt: AT }));
+      await store.snapshot();
+      await store.write('remember', (w) => insertMemory(w, { content: 'one more after the snapshot', createdAt: AT }));
+      for (const n of [SECRET, SECRET_WORD]) assert.ok(hits(temp.dir, Buffer.from(n)).length > 0, `before: ${n} is stored`);
+      await store.write('forget', (w) => { w.run('DELETE FROM memories WHERE id = ?', [id]); });
+      const purge = await store.purgeDeleted();
+      assert.equal(purge.ftsOptimized, false, 'nothing left to merge');
+      for (const n of [SECRET, SECRET_WORD, SECRET.toLowerCase()]) assert.deepEqual(hits(temp.dir, Buffer.from(n)), [], `after: ${n} is gone from every file`);
+      const current = statSync(join(temp.dir, 'snapshot.amsnap'));
+      const previous = statSync(join(temp.dir, 'snapshot.prev.amsnap'));
+      assert.equal(previous.ino, current.ino, 'one snapshot written, under both names');
+      assert.equal(store.read((db) => db.all("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'builds'").length), 40);
+      // A later snapshot installs normally over the linked pair.
+      await store.write('remember', (w) => insertMemory(w, { content: 'written after the purge', createdAt: AT }));
+      await store.snapshot();
+      assert.notEqual(statSync(join(temp.dir, 'snapshot.amsnap')).ino, statSync(join(temp.dir, 'snapshot.prev.amsnap')).ino);
+    } finally {
+      await store.close();
+    }
+    const again = await openStore({ dir: temp.dir, config: { snapshotOnClose: 'never' } });
+    try {
+      assert.equal(again.recovery, undefined, again.recovery?.message);
+      assert.equal(again.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n), 42);
+      assert.equal(again.read((db) => db.all(`SELECT rowid FROM memories_fts WHERE memories_fts MATCH '${SECRET_WORD}'`).length), 0);
+    } finally {
+      await again.close();
+    }
+    for (const n of [SECRET, SECRET_WORD]) assert.deepEqual(hits(temp.dir, Buffer.from(n)), []);
+  });
 });
