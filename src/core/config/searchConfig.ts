@@ -103,9 +103,9 @@ export interface TraversalConfig {
    */
   readonly enabled: boolean;
   /**
-   * Pinned entities are focal in every recall (setting `search.pinsFocal`, default on), even with
-   * traversal off: their constraints, aspects' attributes and mentions feed the traversal channel,
-   * which lifts only candidates no arm anchored, capped at unanchoredCap.
+   * Pinned entities also seed the traversal (default off): their constraints, aspects' attributes
+   * and mentions then feed the traversal channel. Off since pins act through the pin-priority
+   * stage (recall/pinPriority.ts), which reorders relevant results and adds no off-topic ones.
    */
   readonly includePinned: boolean;
   /** Traversal budgets. */
@@ -246,6 +246,15 @@ export interface FeedbackConfig {
   readonly minDocs: number;
 }
 
+export interface PinConfig {
+  /** Pinned entities lift their relevant memories (setting `search.pinsFocal`, default on). */
+  readonly enabled: boolean;
+  /** Score factor for a relevant memory of a pinned entity (default 1.25: wins a near-tie, not a clear loss). */
+  readonly lift: number;
+  /** Relevance floor: only candidates scoring at least this share of the best candidate are lifted (default 0.5). */
+  readonly floor: number;
+}
+
 export interface RerankConfig {
   readonly enabled: boolean;
   /** Head size 20, timeout 2000 ms (docs/recall-design.md, "Rerankers"). */
@@ -278,6 +287,8 @@ export interface SearchConfig {
   readonly rerank: RerankConfig;
   readonly neighbours: SessionNeighbourConfig;
   readonly feedback: FeedbackConfig;
+  /** Pin priority (recall/pinPriority.ts). */
+  readonly pins: PinConfig;
 }
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
@@ -292,7 +303,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
   traversal: {
-    enabled: false, includePinned: true, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
+    enabled: false, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
     maxBranching: 4, minDependencyStrength: 0.3, minConfidence: 0.5, timeoutMs: 500,
     unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7, minSpecificity: 0.3,
   },
@@ -310,6 +321,8 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Weight and span chosen on the real dev conversations (docs/recall-design.md, "Session neighbours").
   neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
   feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
+  // A pin reorders relevant results only (docs/recall-design.md, "Pins").
+  pins: { enabled: true, lift: 1.25, floor: 0.5 },
 };
 
 /** A partial config: any group may be given partly. */
@@ -411,6 +424,10 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
     feedback: {
       enabled: bool(fb.enabled, d.feedback.enabled), weight: num(fb.weight, d.feedback.weight, 0, 1),
       docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
+    },
+    pins: {
+      enabled: bool(input.pins?.enabled, d.pins.enabled), lift: num(input.pins?.lift, d.pins.lift, 1, 3),
+      floor: num(input.pins?.floor, d.pins.floor, 0, 1),
     },
   };
 }
