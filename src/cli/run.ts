@@ -41,7 +41,7 @@ commands:
                        store a memory; prints its id once embedded and extracted (--no-wait: once durable)
   get ID [--json]      show one memory
   stats [--json]       counts and store facts
-  recall [--limit K] [--json] [--explain] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
+  recall [--limit K] [--json] [--explain] [--all] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
                        hybrid recall; --stdin reads one JSON request a line
   embed [--json] [--model M] [--models DIR] TEXT...
                        one vector per text from the configured embedding model
@@ -105,7 +105,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   help: [], version: [],
   remember: ['type', 'source-id', 'session', 'project', 'created-at', 'no-wait'],
   get: ['json'], stats: ['json'],
-  recall: ['limit', 'json', 'explain', 'session', 'project', 'only', 'stdin'],
+  recall: ['limit', 'json', 'explain', 'all', 'session', 'project', 'only', 'stdin'],
   embed: ['json', 'model', 'models', 'cache'],
   session: ['session', 'project', 'query', 'json', 'role', 'harness'],
   pin: ['json', 'agent'], unpin: ['json', 'agent'], pinned: ['json', 'agent'],

@@ -251,7 +251,7 @@ export interface PinConfig {
   readonly enabled: boolean;
   /** Score factor for a relevant memory of a pinned entity (default 1.25: wins a near-tie, not a clear loss). */
   readonly lift: number;
-  /** Relevance floor: only candidates scoring at least this share of the best candidate are lifted (default 0.5). */
+  /** Relevance floor: only candidates scoring at least this share of the best candidate are lifted (default 0.6). */
   readonly floor: number;
 }
 
@@ -322,7 +322,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
   feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
   // A pin reorders relevant results only (docs/recall-design.md, "Pins").
-  pins: { enabled: true, lift: 1.25, floor: 0.5 },
+  pins: { enabled: true, lift: 1.25, floor: 0.6 },
 };
 
 /** A partial config: any group may be given partly. */
