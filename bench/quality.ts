@@ -127,6 +127,9 @@ function toggleSearch(label: string, on: boolean, input: (on: boolean) => Search
 export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
   sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
   window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
+  // Neither development set has a pinned entity, so the pin stage (pinPriority.ts) has nothing to
+  // act on here: its table test (test/unit/recall/pinTable.test.ts) is its measure.
+  pins: [],
 };
 
 function variants(): Variant[] {

@@ -32,7 +32,9 @@ export interface CliIo {
 /** A CLI command: returns the exit code (0 ok, 1 error, 2 usage). */
 export type CliCommand = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
-const USAGE = `usage: agent-memory [--store DIR] [--set KEY=VALUE]... <command> [options]
+const USAGE = `usage: agent-memory [--store DIR] [--workspace DIR] [--set KEY=VALUE]... <command> [options]
+
+  --workspace DIR      the folder's dependency, file and folder names help extraction name entities
 
 commands:
   help                 show this help
