@@ -10,6 +10,7 @@
  * gazetteer feature. Reading is bounded (depth, entries, bytes) and never throws on a bad manifest.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 
 import type { WorkspaceNames } from '../config/extractionConfig';
@@ -145,7 +146,7 @@ export function readWorkspaceNames(root: string, extraNames: readonly string[] =
   const names = new Set<string>();
   let seen = 0;
   const walk = (dir: string, depth: number): void => {
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return; }
     for (const e of entries) {
       if (++seen > MAX_ENTRIES) return;
@@ -161,6 +162,7 @@ export function readWorkspaceNames(root: string, extraNames: readonly string[] =
       if (isDir && depth < MAX_DEPTH) walk(join(dir, e.name), depth + 1);
     }
   };
+  try { if (!statSync(root).isDirectory()) return { dependencies: [], names: [] }; } catch { return { dependencies: [], names: [] }; }
   walk(root, 0);
   const rootName = nameOf(basename(root), true);
   if (rootName) names.add(rootName);
