@@ -73,10 +73,10 @@
       case 'setPinned': { const e = byId.get(m.id); if (e) { const n = { ...e, pinned: m.pinned }; byId.set(e.id, n); send({ type: 'delta', total: filtered.length, upserts: [n], removed: [] }); } return; }
       case 'recall':
         return send({ type: 'recallResult', requestId: m.requestId, query: m.query, tookMs: 14, results: [
-          { id: 'm1', content: 'Unit tests run with mocha through tsx: `npm run test:unit`, or `node scripts/runUnit.mjs <grep>`.', score: 0.842, memoryType: 'fact', createdAt: '2026-11-28T09:12:00.000Z',
-            explain: { channels: [{ name: 'lexical', value: 0.71, op: 'score' }, { name: 'semantic', value: 0.64, op: 'score' }, { name: 'traversal', value: 0.2, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }, { name: 'resolution', value: 1.2, op: 'multiply' }], penalties: [], notes: ['matched terms: tests, run', 'linked entity: Agent Memory (pinned)'] } },
-          { id: 'm2', content: 'Tests run with jest.', score: 0.311, memoryType: 'fact', createdAt: '2026-03-02T10:00:00.000Z',
-            explain: { channels: [{ name: 'lexical', value: 0.55, op: 'score' }], boosts: [], penalties: [{ name: 'currentness', value: 0.5, op: 'multiply' }], notes: ['Superseded by: Unit tests run with mocha through tsx.'] } },
+          { id: 'm1', content: 'Unit tests run with mocha through tsx: `npm run test:unit`, or `node scripts/runUnit.mjs <grep>`.', score: 0.842, relevance: 1, memoryType: 'fact', createdAt: '2026-11-28T09:12:00.000Z',
+            explain: { channels: [{ name: 'lexical', value: 0.71, op: 'score' }, { name: 'semantic', value: 0.64, op: 'score' }, { name: 'traversal', value: 0.2, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }, { name: 'resolution', value: 1.2, op: 'multiply' }], penalties: [], notes: ['matched terms: tests, run', 'linked entity: Agent Memory (pinned)'], lines: ['Relevance 1.00 of 1 (the best result is 1.00); match 0.68 of 1.', 'Found because it shares 2 of 3 words with the question; is close in meaning (similarity 0.64).', 'Pinned: about Agent Memory, and relevant to the question (+25%).'] } },
+          { id: 'm2', content: 'Tests run with jest.', score: 0.311, relevance: 0.37, memoryType: 'fact', createdAt: '2026-03-02T10:00:00.000Z',
+            explain: { channels: [{ name: 'lexical', value: 0.55, op: 'score' }], boosts: [], penalties: [{ name: 'currentness', value: 0.5, op: 'multiply' }], notes: ['Superseded by: Unit tests run with mocha through tsx.'], lines: ['Relevance 0.37 of 1 (the best result is 1.00); match 0.55 of 1.', 'Found because it shares 1 of 3 words with the question.', 'Superseded: a newer memory replaced facts in it (−50%).'] } },
         ] });
       default: return;
     }

@@ -1,9 +1,10 @@
 /**
- * The recall playground: run a query against memory and see, per result, why it was recalled
- * (channel scores, boosts, penalties, notes).
+ * The recall playground: run a query against memory and see, per result, why it was recalled in
+ * plain words (the lines of src/core/recall/explainText.ts), with off-topic results held back.
  */
 import { fmtDate, h } from './dom';
 import { weightBar } from './entityDetail';
+import { EXPLAIN_LEGEND, RELEVANCE_FLOOR } from '../src/shared/explainLegend';
 import type { ExplainScore, RecallResultView } from '../src/shared/knowledgeProtocolTypes';
 import type { RecallState } from './viewState';
 import { teamBadge } from './teamBadge';
@@ -33,16 +34,23 @@ export function renderPlaygroundResults(root: HTMLElement, status: PlaygroundSta
     root.replaceChildren(summary, h('p', { class: 'empty' }, 'Nothing matched. Memory only finds what was remembered: try other words, or remember something first.'));
     return;
   }
-  const top = Math.max(...r.results.map((x) => x.score), 1e-9);
-  root.replaceChildren(summary, h('ol', { class: 'results' }, ...r.results.map((x, i) => resultItem(x, i, top))));
+  // Off-topic fillers stay out of the list (src/core/recall/explainText.ts, the relevance floor):
+  // they are one click away, never shown as if they answered the question.
+  const shown = r.results.filter((x, i) => i === 0 || x.relevance >= RELEVANCE_FLOOR);
+  const heldBack = r.results.filter((x, i) => i > 0 && x.relevance < RELEVANCE_FLOOR);
+  root.replaceChildren(summary, h('ol', { class: 'results' }, ...shown.map((x, i) => resultItem(x, i))),
+    ...(heldBack.length ? [h('details', { class: 'held-back' },
+      h('summary', {}, `${heldBack.length} weaker result${heldBack.length === 1 ? '' : 's'} held back (relevance below ${RELEVANCE_FLOOR.toFixed(2)})`),
+      h('ol', { class: 'results', start: String(shown.length + 1) }, ...heldBack.map((x, i) => resultItem(x, shown.length + i))))] : []),
+    h('details', { class: 'legend' }, h('summary', {}, 'How to read “Why”'), h('ul', { class: 'notes' }, ...EXPLAIN_LEGEND.map((l) => h('li', {}, l)))));
 }
 
-function resultItem(x: RecallResultView, i: number, top: number): HTMLElement {
+function resultItem(x: RecallResultView, i: number): HTMLElement {
   return h('li', { class: 'result' },
     h('div', { class: 'result-head' },
       h('span', { class: 'rank' }, `#${i + 1}`),
-      weightBar(x.score / top, 'score relative to the best result'),
-      h('span', { class: 'score', title: 'final score' }, x.score.toFixed(3)),
+      weightBar(x.relevance, 'relevance: the score relative to the best result (1.00)'),
+      h('span', { class: 'score', title: 'relevance, 0–1: the score relative to the best result for this question' }, x.relevance.toFixed(2)),
       h('span', { class: 'badge' }, x.memoryType),
       teamBadge(x.team),
       x.stale ? h('span', { class: 'badge stale', title: staleTitle(x.stale) }, x.stale.status === 'superseded' ? 'superseded' : 'partly superseded') : null,
@@ -60,18 +68,9 @@ function staleTitle(stale: NonNullable<RecallResultView['stale']>): string {
 function explainBlock(x: RecallResultView): HTMLElement {
   const e = x.explain;
   if (!e) return h('p', { class: 'muted small' }, 'No explanation recorded for this result.');
-  const rows = (title: string, items: readonly ExplainScore[]): HTMLElement | null => items.length
-    ? h('div', { class: 'explain-group' }, h('h4', {}, title), h('table', { class: 'explain' },
-      h('tbody', {}, ...items.map((s) => h('tr', {}, h('th', { scope: 'row' }, s.name), h('td', {}, fmtExplain(s)))))))
-    : null;
-  const details = h('details', { class: 'why' },
+  return h('details', { class: 'why' },
     h('summary', {}, 'Why was this recalled?'),
-    rows('Channels', e.channels),
-    rows('Boosts', e.boosts),
-    rows('Penalties', e.penalties),
-    e.notes.length ? h('ul', { class: 'notes' }, ...e.notes.map((note) => h('li', {}, note))) : null,
-    !e.channels.length && !e.boosts.length && !e.penalties.length && !e.notes.length ? h('p', { class: 'muted small' }, 'The breakdown is empty.') : null);
-  return details;
+    e.lines.length ? h('ul', { class: 'notes' }, ...e.lines.map((line) => h('li', {}, line))) : h('p', { class: 'muted small' }, 'The breakdown is empty.'));
 }
 
 /** Channel scores as numbers, deltas signed ("+0.150"), factors as multipliers ("×0.50"). */

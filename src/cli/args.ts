@@ -13,7 +13,7 @@ export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 's
 
 /** Flags that always take a value (`--name value` or `--name=value`). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  'store', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
+  'store', 'workspace', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
   'query', 'role', 'harness', 'agent', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set',
 ]);
 
@@ -52,7 +52,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 /** Flags every command accepts. */
-const GLOBAL_FLAGS: readonly string[] = ['store', 'verbose', 'help', 'set'];
+const GLOBAL_FLAGS: readonly string[] = ['store', 'verbose', 'help', 'set', 'workspace'];
 
 /** Refuses any flag the command does not take (GLOBAL_FLAGS are accepted everywhere). */
 export function checkFlags(args: ParsedArgs, command: string, allowed: readonly string[]): void {

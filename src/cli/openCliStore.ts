@@ -32,6 +32,11 @@ import { cliJobProgress } from './cliSettle';
 import { EMBEDDING_MODEL_ENV, cliModelDirs } from './cliModelDirs';
 import type { CliIo } from './run';
 import { envVarFor, resolveCliSettings } from './cliSettings';
+import { statSync } from 'node:fs';
+import { resolveExtractionConfig } from '../core/config/extractionConfig';
+import type { WorkspaceNames } from '../core/config/extractionConfig';
+import { readWorkspaceNames } from '../core/extraction/workspaceNames';
+import { MemoryError } from '../core/errors';
 
 export const STORE_ENV = 'AGENT_MEMORY_STORE';
 
@@ -87,6 +92,21 @@ export interface CliEngineOptions {
   readonly snapshotOnClose?: SnapshotOnClose;
 }
 
+/**
+ * `--workspace DIR`: the folder's names (dependencies of its manifests, file and folder names) as
+ * the extraction gazetteer (src/core/extraction/workspaceNames.ts, docs/extraction.md).
+ */
+export function cliWorkspaceNames(args: ParsedArgs): WorkspaceNames | undefined {
+  const dir = args.flags.workspace;
+  if (dir === undefined) return undefined;
+  if (dir === true || !dir.trim()) throw new MemoryError('E_USAGE', '--workspace needs a folder, e.g. --workspace .');
+  const abs = resolve(dir);
+  let isDir = false;
+  try { isDir = statSync(abs).isDirectory(); } catch { isDir = false; }
+  if (!isDir) throw new MemoryError('E_USAGE', `--workspace: no folder at ${abs}`);
+  return readWorkspaceNames(abs);
+}
+
 /** Commands that never call a language model (recall, sessions, maintenance run as the CLI always has: without one). */
 export const noCliLlm = (): undefined => undefined;
 
@@ -107,7 +127,9 @@ export function cliEngineConfig(args: ParsedArgs, overrides: Readonly<Record<str
   }
   // The store is the one chosen above (its config.json was read): a store.path in that file cannot move it.
   byKey.set('store.path', storeDir);
-  return defaultEngineSettings((key) => (byKey.has(key) ? byKey.get(key) : policies[key]));
+  const settings = defaultEngineSettings((key) => (byKey.has(key) ? byKey.get(key) : policies[key]));
+  const workspace = cliWorkspaceNames(args);
+  return workspace ? { ...settings, extraction: resolveExtractionConfig({ ...settings.extraction, workspace }) } : settings;
 }
 
 /** The CLI's engine: on-demand jobs (a command finishes its work with `settleCli`), snapshots on close only when due. */

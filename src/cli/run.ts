@@ -32,7 +32,9 @@ export interface CliIo {
 /** A CLI command: returns the exit code (0 ok, 1 error, 2 usage). */
 export type CliCommand = (args: ParsedArgs, io: CliIo) => Promise<number>;
 
-const USAGE = `usage: agent-memory [--store DIR] [--set KEY=VALUE]... <command> [options]
+const USAGE = `usage: agent-memory [--store DIR] [--workspace DIR] [--set KEY=VALUE]... <command> [options]
+
+  --workspace DIR      the folder's dependency, file and folder names help extraction name entities
 
 commands:
   help                 show this help
@@ -41,7 +43,7 @@ commands:
                        store a memory; prints its id once embedded and extracted (--no-wait: once durable)
   get ID [--json]      show one memory
   stats [--json]       counts and store facts
-  recall [--limit K] [--json] [--explain] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
+  recall [--limit K] [--json] [--explain] [--all] [--session S] [--project P] [--only lexical|vector] QUERY | --stdin
                        hybrid recall; --stdin reads one JSON request a line
   embed [--json] [--model M] [--models DIR] TEXT...
                        one vector per text from the configured embedding model
@@ -105,7 +107,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   help: [], version: [],
   remember: ['type', 'source-id', 'session', 'project', 'created-at', 'no-wait'],
   get: ['json'], stats: ['json'],
-  recall: ['limit', 'json', 'explain', 'session', 'project', 'only', 'stdin'],
+  recall: ['limit', 'json', 'explain', 'all', 'session', 'project', 'only', 'stdin'],
   embed: ['json', 'model', 'models', 'cache'],
   session: ['session', 'project', 'query', 'json', 'role', 'harness'],
   pin: ['json', 'agent'], unpin: ['json', 'agent'], pinned: ['json', 'agent'],

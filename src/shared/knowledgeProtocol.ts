@@ -148,12 +148,14 @@ const explain: Decoder<RecallExplain> = object({
   boosts: array(score, L.explainItemsMax),
   penalties: array(score, L.explainItemsMax),
   notes: array(str(1, L.noteLength), L.explainItemsMax),
+  lines: array(str(1, L.noteLength), L.explainItemsMax),
 });
 
 export const recallResultDecoder: Decoder<RecallResultView> = object({
   id,
   content: str(0, L.contentLength),
   score: num(-1e6, 1e6),
+  relevance: num(0, 1),
   memoryType: str(1, L.typeLength),
   createdAt: isoish,
   stale: nullable(object({ status: oneOf(['superseded', 'partly-superseded']), replacement: nullable(str(1, L.contentLength)) })),

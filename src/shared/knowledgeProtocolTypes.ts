@@ -147,12 +147,16 @@ export interface RecallExplain {
   readonly boosts: readonly ExplainScore[];
   readonly penalties: readonly ExplainScore[];
   readonly notes: readonly string[];
+  /** The explanation in plain words, one line per ranking step that changed the score (src/core/recall/explainText.ts). */
+  readonly lines: readonly string[];
 }
 
 export interface RecallResultView {
   readonly id: string;
   readonly content: string;
   readonly score: number;
+  /** 0–1: the score relative to the best result of the same recall (the first result is 1). */
+  readonly relevance: number;
   readonly memoryType: string;
   readonly createdAt: string | null;
   /**

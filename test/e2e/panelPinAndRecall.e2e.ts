@@ -67,7 +67,8 @@ export const tests: E2eTest[] = [
       assert.match(await plainText(panel.locator('.result-content').first()), /SQLite/);
       await panel.locator('.result .why > summary').first().click();
       const why = await plainText(panel.locator('.result .why').first());
-      assert.match(why, /Channels[\s\S]*lexical/);
+      assert.match(why, /Relevance 1\.00 of 1[\s\S]*Found because it/);
+      assert.doesNotMatch(why, /Channels|lexical|traversal|[0-9a-f]{8}-[0-9a-f]{4}-/);
       await screenshot('knowledge-panel-recall-explain');
       await panel.locator('#tab-entities').click();
     },

@@ -1,5 +1,5 @@
 /**
- * `agent-memory recall [--limit K] [--json] [--explain] [--session S] [--project P]
+ * `agent-memory recall [--limit K] [--json] [--explain] [--all] [--session S] [--project P]
  *  [--only lexical|vector] QUERY` and `agent-memory recall --stdin` (one JSON request a line
  * {query, limit?, session?, only?, project?} in, one JSON array of results a line out, in one
  * long-lived process). A result is {id, sourceId, content, score, type, createdAt, explain?}.
@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { MemoryError, userMessage } from '../../core/errors';
 import type { EmbedderFactory } from '../../core/engine/engineModels';
 import type { RecallOnly, RecallRequest } from '../../core/recall/recallRequest';
+import { EXPLAIN_LEGEND, RELEVANCE_FLOOR, explainResults, relevanceOf, splitByRelevance } from '../../core/recall/explainText';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { intFlag, stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
@@ -33,25 +34,25 @@ function parseOnly(v: unknown): RecallOnly | undefined {
   throw new MemoryError('E_USAGE', "--only must be 'lexical' or 'vector'");
 }
 
-/** Human-readable lines; with explain, the score breakdown under each result. */
-export function formatResults(results: readonly RecallResult[], explain: boolean): string {
+/**
+ * Human-readable lines; with explain, why each result was recalled in plain words and a legend
+ * (src/core/recall/explainText.ts, shared with the Knowledge panel and @memory). Results below the
+ * relevance floor are held back unless `all` (docs/recall-design.md, "Explanations").
+ */
+export function formatResults(results: readonly RecallResult[], explain: boolean, all = false): string {
   if (results.length === 0) return 'No memories matched.\n';
+  const { shown, heldBack } = all ? { shown: [...results], heldBack: [] } : splitByRelevance(results);
+  const best = Math.max(0, ...results.map((r) => r.score));
+  const why = explain ? explainResults(results) : new Map<string, string[]>();
   const lines: string[] = [];
-  results.forEach((r, i) => {
+  shown.forEach((r, i) => {
     const text = r.content.replace(/\s+/g, ' ');
-    lines.push(`${i + 1}. [${r.score.toFixed(3)}] ${text.length > 200 ? text.slice(0, 199) + '…' : text}`);
+    lines.push(`${i + 1}. [${relevanceOf(r.score, best).toFixed(2)}] ${text.length > 200 ? text.slice(0, 199) + '…' : text}`);
     lines.push(`   ${r.type}, ${r.createdAt}, id ${r.id}${r.sourceId ? `, source ${r.sourceId}` : ''}`);
-    const e = r.explain;
-    if (explain && e) {
-      const ch = e.channels;
-      lines.push(`   channels: lexical ${ch.lexical.toFixed(3)}${e.termsHit !== undefined ? ` (${e.termsHit}/${e.termCount} terms)` : ''}, semantic ${ch.semantic.toFixed(3)}, hint ${ch.hint.toFixed(3)}, traversal ${ch.traversal.toFixed(3)}; found by ${e.sources.join(', ') || 'nothing'}; fused ${e.fused.toFixed(3)}`);
-      const adj = (a: { stage: string; factor?: number; delta?: number; note?: string }): string =>
-        `${a.stage} ${a.factor !== undefined ? `×${a.factor.toFixed(3)}` : `${(a.delta ?? 0) >= 0 ? '+' : ''}${(a.delta ?? 0).toFixed(4)}`}${a.note ? ` (${a.note})` : ''}`;
-      if (e.boosts.length) lines.push(`   boosts: ${e.boosts.map(adj).join('; ')}`);
-      if (e.penalties.length) lines.push(`   penalties: ${e.penalties.map(adj).join('; ')}`);
-      for (const n of e.notes) lines.push(`   note: ${n}`);
-    }
+    for (const l of why.get(r.id) ?? []) lines.push(`   - ${l}`);
   });
+  if (heldBack.length) lines.push(`(${heldBack.length} weaker result${heldBack.length === 1 ? '' : 's'} held back: below ${RELEVANCE_FLOOR} of the best match; --all shows them)`);
+  if (explain) lines.push('', 'How to read this: [n.nn] is the relevance, 0–1, relative to the best result.', ...EXPLAIN_LEGEND.slice(1).map((l) => `  ${l}`));
   return lines.join('\n') + '\n';
 }
 
@@ -109,7 +110,7 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
           io.stdout(JSON.stringify(out.items) + '\n');
           // The JSON stays the documented array; an empty one is explained on stderr.
           if (!out.items.length) io.stderr('reason: No memories matched: try other words, or check that the store has memories (agent-memory stats).\n');
-        } else io.stdout(formatResults(out.items, args.flags.explain === true));
+        } else io.stdout(formatResults(out.items, args.flags.explain === true, args.flags.all === true));
         if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
         return 0;
       }

@@ -47,6 +47,17 @@ export const DEFAULT_CONTRADICTION_CONFIG: ContradictionConfig = {
   antonymPairs: DEFAULT_ANTONYM_PAIRS,
 };
 
+/**
+ * The workspace's own names (src/core/extraction/workspaceNames.ts): not a setting, the hosts read
+ * them from the open folder (extension) or `--workspace DIR` (CLI). Empty by default.
+ */
+export interface WorkspaceNames {
+  /** Dependency names as the manifests spell them: exact mentions of type `package`. */
+  readonly dependencies: readonly string[];
+  /** File, folder and symbol names: the tagger's gazetteer feature only. */
+  readonly names: readonly string[];
+}
+
 export interface ExtractionConfig {
   /** Inputs longer than this are truncated before prompting (default 12 000). */
   readonly maxInputChars: number;
@@ -72,6 +83,8 @@ export interface ExtractionConfig {
    */
   readonly aliases: Readonly<Record<string, string>>;
   readonly contradiction: ContradictionConfig;
+  /** The workspace gazetteer (docs/extraction.md, "Workspace gazetteer"). */
+  readonly workspace: WorkspaceNames;
 }
 
 export const DEFAULT_EXTRACTION_CONFIG: ExtractionConfig = {
@@ -85,6 +98,7 @@ export const DEFAULT_EXTRACTION_CONFIG: ExtractionConfig = {
   maxContentChars: 2_000,
   aliases: {},
   contradiction: DEFAULT_CONTRADICTION_CONFIG,
+  workspace: { dependencies: [], names: [] },
 };
 
 /** Keeps string → non-empty string pairs (names up to 200 characters), at most 500 of them. */
@@ -127,6 +141,11 @@ export function resolveExtractionConfig(p: Partial<Omit<ExtractionConfig, 'contr
     maxContentChars: Math.round(clamp(p.maxContentChars, 80, 20_000, d.maxContentChars)),
     aliases: p.aliases === undefined ? d.aliases : resolveAliases(p.aliases),
     contradiction: resolveContradictionConfig(p.contradiction),
+    workspace: p.workspace === undefined ? d.workspace : {
+      // Bounded: a monorepo's thousands of names would make the mention pattern slow.
+      dependencies: p.workspace.dependencies.filter((n) => n.trim().length >= 2 && n.length <= 200).slice(0, 2000),
+      names: p.workspace.names.filter((n) => n.trim().length >= 3 && n.length <= 200).slice(0, 5000),
+    },
   };
 }
 

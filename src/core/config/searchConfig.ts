@@ -103,9 +103,9 @@ export interface TraversalConfig {
    */
   readonly enabled: boolean;
   /**
-   * Pinned entities are focal in every recall (setting `search.pinsFocal`, default on), even with
-   * traversal off: their constraints, aspects' attributes and mentions feed the traversal channel,
-   * which lifts only candidates no arm anchored, capped at unanchoredCap.
+   * Pinned entities also seed the traversal (default off): their constraints, aspects' attributes
+   * and mentions then feed the traversal channel. Off since pins act through the pin-priority
+   * stage (recall/pinPriority.ts), which reorders relevant results and adds no off-topic ones.
    */
   readonly includePinned: boolean;
   /** Traversal budgets. */
@@ -256,6 +256,15 @@ export interface FeedbackConfig {
   readonly minDocs: number;
 }
 
+export interface PinConfig {
+  /** Pinned entities lift their relevant memories (setting `search.pinsFocal`, default on). */
+  readonly enabled: boolean;
+  /** Score factor for a relevant memory of a pinned entity (default 1.25: wins a near-tie, not a clear loss). */
+  readonly lift: number;
+  /** Relevance floor: only candidates scoring at least this share of the best candidate are lifted (default 0.6). */
+  readonly floor: number;
+}
+
 export interface RerankConfig {
   readonly enabled: boolean;
   /** Head size 20, timeout 2000 ms (docs/recall-design.md, "Rerankers"). */
@@ -289,6 +298,8 @@ export interface SearchConfig {
   readonly neighbours: SessionNeighbourConfig;
   readonly feedback: FeedbackConfig;
   readonly speakers: SpeakerMatchConfig;
+  /** Pin priority (recall/pinPriority.ts). */
+  readonly pins: PinConfig;
 }
 
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
@@ -303,7 +314,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
   traversal: {
-    enabled: false, includePinned: true, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
+    enabled: false, includePinned: false, maxAspectsPerEntity: 10, maxAttributesPerAspect: 20, maxPaths: 50,
     maxBranching: 4, minDependencyStrength: 0.3, minConfidence: 0.5, timeoutMs: 500,
     unanchoredCap: 0.35, anchorSemantic: 0.35, cosWeight: 0.7, minSpecificity: 0.3,
   },
@@ -324,6 +335,8 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Off: on the rule's defaults it raised R@10 on 4 of 5 conversations but lowered conv-26 by 0.013
   // (docs/recall-design.md, "Fifth round").
   speakers: { enabled: false, boost: 0.3 },
+  // A pin reorders relevant results only (docs/recall-design.md, "Pins").
+  pins: { enabled: true, lift: 1.25, floor: 0.6 },
 };
 
 /** A partial config: any group may be given partly. */
@@ -427,5 +440,9 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
     },
     speakers: { enabled: bool(sp.enabled, d.speakers.enabled), boost: num(sp.boost, d.speakers.boost, 0, 3) },
+    pins: {
+      enabled: bool(input.pins?.enabled, d.pins.enabled), lift: num(input.pins?.lift, d.pins.lift, 1, 3),
+      floor: num(input.pins?.floor, d.pins.floor, 0, 1),
+    },
   };
 }

@@ -165,8 +165,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Add memories reached by walking from focal (and pinned) entities through the knowledge graph (off by default: it lowered recall on real conversations, see docs/recall-design.md).",
   },
   {
-    key: 'search.pinsFocal', type: 'boolean', default: true, scope: 'window', target: 'search.traversal.includePinned',
-    description: "Treat pinned entities as focal in every recall: memories about them (constraints, attributes, mentions) join the results below memories that match the query, even with traversal off.",
+    key: 'search.pinsFocal', type: 'boolean', default: true, scope: 'window', target: 'search.pins.enabled',
+    description: "Let pinned entities shape recall: among the memories that answer the question, those about a pinned entity rank above equally relevant ones. A pin never adds an off-topic memory to an answer.",
   },
   {
     key: 'search.facetsEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.facets.enabled',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_GENERIC_NOUNS, DEFAULT_NAME_STOPWORDS, DEFAULT_NEVER_ENTITIES, DEFAULT_TECH_TERMS } from '../config/extractionConfig';
-import type { EntityType } from '../config/extractionConfig';
+import type { EntityType, WorkspaceNames } from '../config/extractionConfig';
 import { defaultGazetteer } from './entityGazetteer';
 import { createEntityTagger, parseTaggerWeights } from './entityTagger';
 import type { EntityTagger, SerializedTaggerWeights, TaggerWeights } from './entityTagger';
@@ -29,6 +29,8 @@ export interface MentionVocabulary {
    * older capitalisation and code-shape rules (kept for the bench's before/after comparison).
    */
   readonly tagger?: EntityTagger;
+  /** The workspace's dependency names, lowercase → as spelled (workspaceNames.ts); exact `package` mentions. */
+  readonly workspaceDependencies?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -71,6 +73,25 @@ export const DEFAULT_MENTION_VOCABULARY: MentionVocabulary = {
   get tagger(): EntityTagger { return shippedEntityTagger(); },
 };
 
+const workspaceVocabularies = new WeakMap<WorkspaceNames, MentionVocabulary>();
+/**
+ * The vocabulary for a workspace gazetteer (docs/extraction.md, "Workspace gazetteer"): the default
+ * one when the workspace has no names, else the default plus exact dependency mentions and a tagger
+ * whose gazetteer feature knows every workspace name. Built once per names object.
+ */
+export function mentionVocabularyFor(workspace: WorkspaceNames | undefined): MentionVocabulary {
+  if (!workspace || (workspace.dependencies.length === 0 && workspace.names.length === 0)) return DEFAULT_MENTION_VOCABULARY;
+  let v = workspaceVocabularies.get(workspace);
+  if (!v) {
+    const deps = new Map(workspace.dependencies.map((d) => [d.toLowerCase(), d] as const));
+    let tagger: EntityTagger | undefined;
+    const extra = [...workspace.dependencies, ...workspace.names];
+    v = { ...RULES_MENTION_VOCABULARY, workspaceDependencies: deps, get tagger(): EntityTagger { tagger ??= shippedEntityTagger(extra); return tagger; } };
+    workspaceVocabularies.set(workspace, v);
+  }
+  return v;
+}
+
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const FILE_EXT = 'ts|tsx|js|jsx|mjs|cjs|json|md|py|rs|go|java|kt|rb|php|cs|cpp|cc|c|h|hpp|yml|yaml|toml|lock|sql|sh|css|scss|html|vue|svelte|txt|env|ini|xml';
@@ -110,6 +131,31 @@ function capitalisedRule(vocab: MentionVocabulary): Rule {
   };
 }
 
+/**
+ * Dependency names that are also everyday English words: in lowercase prose ("express the idea",
+ * "open the file") they are not the package, so they count only capitalised or in code shape.
+ */
+const ENGLISH_DEPENDENCY_NAMES = new Set(['express', 'request', 'commander', 'chalk', 'debug', 'glob', 'async', 'color', 'colors', 'moment', 'open', 'path',
+  'events', 'buffer', 'util', 'stream', 'process', 'assert', 'sharp', 'got', 'next', 'should', 'tape', 'tap', 'del', 'meow', 'helmet', 'morgan', 'passport',
+  'prettier', 'jest', 'mocha', 'react', 'marked', 'ink', 'bull', 'queue', 'retry', 'ms', 'test', 'config', 'yaml', 'json', 'core', 'types', 'node', 'cross',
+  'serve', 'send', 'compression', 'cookie', 'session', 'validator', 'signal', 'lodash', 'click', 'rich', 'requests', 'black', 'flask', 'attrs', 'toml',
+  'anyhow', 'clap', 'log', 'rand', 'regex', 'time', 'url', 'bytes', 'image', 'tokio', 'serde', 'futures', 'mock', 'pytest', 'build', 'wheel', 'tools', 'setuptools']);
+
+function workspaceDependencyRule(deps: ReadonlyMap<string, string>, vocab: MentionVocabulary): Rule | undefined {
+  const names = [...deps.keys()].filter((n) => n.length >= 3 && !vocab.stopwords.has(n) && !vocab.genericNouns.has(n) && !vocab.neverEntities.has(n));
+  if (!names.length) return undefined;
+  const alternation = names.sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+  return {
+    re: new RegExp(`(?<![\\w@/.-])(?:${alternation})(?![\\w-]|\\.\\w)`, 'gi'),
+    type: 'package',
+    keep: (m) => {
+      const lw = m.toLowerCase();
+      if (ENGLISH_DEPENDENCY_NAMES.has(lw) && m === lw) return undefined;
+      return deps.get(lw) ?? m;
+    },
+  };
+}
+
 /** Rules whose matches are names by their shape alone; they run before the tagger and win contested spans. */
 function structuralRules(vocab: MentionVocabulary): Rule[] {
   return [
@@ -118,6 +164,7 @@ function structuralRules(vocab: MentionVocabulary): Rule[] {
     { re: /(?<![\w/])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*/g, type: 'package' },
     { re: /\b(?:npm (?:install|i|add)|pnpm add|yarn add|pip install|cargo add)\s+((?:-{1,2}[\w-]+\s+)*)([a-z0-9][\w.-]*)/g, type: 'package' },
     techRule(vocab),
+    ...(vocab.workspaceDependencies ? [workspaceDependencyRule(vocab.workspaceDependencies, vocab)].filter((r): r is Rule => r !== undefined) : []),
     { re: new RegExp(`(?<![\\w/.-])[\\w-]+\\.(?:${FILE_EXT})\\b(?!\\.\\w)`, 'g'), type: 'file', keep: (m) => (/^\d+\.\d+$/.test(m) ? undefined : m) },
     { re: /`([^`\n]{2,80})`/g, type: 'symbol' },
   ];

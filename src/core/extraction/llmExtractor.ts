@@ -7,7 +7,7 @@ import type { ContractIssue, ExtractionPayload } from './contract';
 import { heuristicExtract } from './heuristicExtractor';
 import type { ExtractionContext } from './heuristicExtractor';
 import { aliasResolverFor, canonicalizePayload } from './entityAliases';
-import { DEFAULT_MENTION_VOCABULARY } from './entityMentions';
+import { mentionVocabularyFor } from './entityMentions';
 import { parseLlmJson } from './llmJson';
 
 /** Where an extraction result came from. */
@@ -57,7 +57,7 @@ export function parseExtractionAnswer(answer: string, cfg: ExtractionConfig): { 
 export function createHeuristicExtractor(cfg: ExtractionConfig): Extractor {
   return {
     label: 'heuristic',
-    extract: async (text, _signal, context) => ({ payload: heuristicExtract(text, cfg, DEFAULT_MENTION_VOCABULARY, context), source: 'heuristic', issues: [] }),
+    extract: async (text, _signal, context) => ({ payload: heuristicExtract(text, cfg, mentionVocabularyFor(cfg.workspace), context), source: 'heuristic', issues: [] }),
   };
 }
 
@@ -70,7 +70,7 @@ export function createLlmExtractor(llm: LlmClient, cfg: ExtractionConfig, logger
     label: `llm: ${llm.label}`,
     extract: async (text, signal, context) => {
       const input = text.replace(/\s+/g, ' ').trim().slice(0, cfg.maxInputChars);
-      const fallback = (why: string): ExtractionResult => ({ payload: heuristicExtract(text, cfg, DEFAULT_MENTION_VOCABULARY, context), source: 'heuristic-fallback', issues: [{ path: '', message: why }] });
+      const fallback = (why: string): ExtractionResult => ({ payload: heuristicExtract(text, cfg, mentionVocabularyFor(cfg.workspace), context), source: 'heuristic-fallback', issues: [{ path: '', message: why }] });
       let answer: string;
       try {
         answer = await llm.complete(extractionPrompt(input), { timeoutMs: cfg.llmTimeoutMs, ...(signal ? { signal } : {}) });

@@ -92,7 +92,7 @@ export function applyCurrentness(cands: Candidate[], states: ReadonlyMap<string,
   for (const c of cands) {
     const stale = replacedAt.get(c.id);
     // A tiny margin keeps the replacement strictly above the stale memory's pre-penalty score.
-    if (stale && c.score <= stale.score) applyDelta(c, 'currentness', stale.score - c.score + 1e-4, `replaces superseded memory ${stale.staleId}`);
+    if (stale && c.score <= stale.score) applyDelta(c, 'currentness', stale.score - c.score + 1e-4, 'replaces a superseded memory', stale.staleId);
   }
   return sortByScore(cands);
 }

@@ -115,5 +115,6 @@ export function effectiveConfig(base: SearchConfig | undefined, req: RecallReque
     rerank: { ...cfg.rerank, ...off },
     neighbours: { ...cfg.neighbours, ...off },
     feedback: { ...cfg.feedback, ...off },
+    pins: { ...cfg.pins, ...off },
   };
 }

@@ -20,7 +20,9 @@ import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import { applySpeakerMatch, loadAuthors } from './speakerMatch';
 import type { GatheredCandidates } from './recallCandidates';
+import { applyPinPriority, loadPinnedLinks } from './pinPriority';
 import { hasTimeBounds } from './recallFilter';
+import { DEFAULT_RECALL_AGENT } from './recallRequest';
 import type { RecallDeps, RecallRequest } from './recallRequest';
 import { recallReranker } from './recallReranker';
 import { applyDelta, sortByScore } from './recallTypes';
@@ -174,9 +176,22 @@ const facetStage: RecallStage = {
   },
 };
 
+/**
+ * Relevant memories of a pinned entity above equally relevant ones (pinPriority.ts); last, so no
+ * later stage undoes the user's choice, and only above the relevance floor.
+ */
+const pinStage: RecallStage = {
+  id: 'pins',
+  enabled: (cfg) => cfg.pins.enabled,
+  apply(cands, { store, req, cfg }) {
+    const links = store.read((db) => loadPinnedLinks(db, cands.map((c) => c.id), req.agentId ?? DEFAULT_RECALL_AGENT));
+    return applyPinPriority(cands, links, cfg.pins);
+  },
+};
+
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  speakerStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage,
+  speakerStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

@@ -21,6 +21,11 @@ export interface ScoreAdjustment {
   readonly factor?: number;
   readonly delta?: number;
   readonly note?: string;
+  /** The score just before this change and the change's place among the candidate's changes (explainText.ts nets one stage's changes). */
+  readonly before?: number;
+  readonly seq?: number;
+  /** A memory the change refers to (currentness: the superseded memory this one replaces); shown by name, never by id. */
+  readonly memoryId?: string;
 }
 
 export interface Explain {
@@ -84,16 +89,19 @@ export function emptyChannels(): ChannelScores {
 /** Records a multiplicative change (boost if factor > 1, penalty if < 1) and applies it. */
 export function applyFactor(c: Candidate, stage: string, factor: number, note?: string): void {
   if (factor === 1) return;
+  const before = c.score, seq = c.explain.boosts.length + c.explain.penalties.length;
   c.score *= factor;
-  const adj: ScoreAdjustment = note === undefined ? { stage, factor } : { stage, factor, note };
+  const adj: ScoreAdjustment = note === undefined ? { stage, factor, before, seq } : { stage, factor, note, before, seq };
   (factor > 1 ? c.explain.boosts : c.explain.penalties).push(adj);
 }
 
 /** Records an additive change and applies it. */
-export function applyDelta(c: Candidate, stage: string, delta: number, note?: string): void {
+export function applyDelta(c: Candidate, stage: string, delta: number, note?: string, memoryId?: string): void {
   if (delta === 0) return;
+  const before = c.score, seq = c.explain.boosts.length + c.explain.penalties.length;
   c.score += delta;
-  const adj: ScoreAdjustment = note === undefined ? { stage, delta } : { stage, delta, note };
+  const base: ScoreAdjustment = note === undefined ? { stage, delta, before, seq } : { stage, delta, note, before, seq };
+  const adj: ScoreAdjustment = memoryId === undefined ? base : { ...base, memoryId };
   (delta > 0 ? c.explain.boosts : c.explain.penalties).push(adj);
 }
 

@@ -29,8 +29,9 @@ export async function rerankHead(query: string, cands: Candidate[], reranker: Re
     byId.delete(item.id);
     const delta = item.score - c.score;
     if (delta !== 0) {
+      const before = c.score, seq = c.explain.boosts.length + c.explain.penalties.length;
       c.score = item.score;
-      (delta > 0 ? c.explain.boosts : c.explain.penalties).push({ stage: `rerank:${reranker.id}`, delta });
+      (delta > 0 ? c.explain.boosts : c.explain.penalties).push({ stage: `rerank:${reranker.id}`, delta, before, seq });
     }
     ranked.push(c);
   }

@@ -66,7 +66,10 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
   const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, countLexicalHits: false } : {}) });
   if (deps.token.isCancellationRequested) return results;
   if (results.length === 0) { noMatches(deps.out, query); return results; }
-  const blocks = results.map((r, i) => `${resultList([r]).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
+  const best = Math.max(0, ...results.map((r) => r.score));
+  const byId = new Map(results.map((r) => [r.id, r.content]));
+  const ctx = { best, nameOf: (id: string) => byId.get(id) };
+  const blocks = results.map((r, i) => `${resultList([r]).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain, ctx).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
   deps.out.markdown(`Why these memories were recalled for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n${blocks.join('\n')}`);
   addReferences(deps, results);
   return results;

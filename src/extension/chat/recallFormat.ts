@@ -1,7 +1,9 @@
 /**
  * Markdown for recalled memories (chat answers, tool results, the explain document). vscode-free.
  */
-import type { Explain, RecallResult, ScoreAdjustment } from '../../core/recall/recallTypes';
+import { EXPLAIN_LEGEND, explainText } from '../../core/recall/explainText';
+import type { ExplainTextOptions } from '../../core/recall/explainText';
+import type { Explain, RecallResult } from '../../core/recall/recallTypes';
 
 /** Longest snippet of a memory shown in a list line. */
 export const SNIPPET_CHARS = 220;
@@ -16,26 +18,12 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/([\\`*_{}[\]<>()#+!|~])/g, '\\$1');
 }
 
-const fmt = (n: number): string => n.toFixed(3);
-
-function adjustment(a: ScoreAdjustment): string {
-  const change = a.factor !== undefined ? `×${a.factor.toFixed(3)}` : `${(a.delta ?? 0) >= 0 ? '+' : ''}${(a.delta ?? 0).toFixed(4)}`;
-  return `${a.stage} ${change}${a.note ? ` (${a.note})` : ''}`;
-}
-
-/** The explain breakdown as markdown bullet lines. */
-export function explainLines(e: Explain): string[] {
-  const ch = e.channels;
-  const terms = e.termsHit !== undefined && e.termCount !== undefined ? ` (${e.termsHit}/${e.termCount} query terms)` : '';
-  const lines = [
-    `- found by: ${e.sources.length ? e.sources.join(', ') : 'no arm'}`,
-    `- channels: lexical ${fmt(ch.lexical)}${terms}, semantic ${fmt(ch.semantic)}, hint ${fmt(ch.hint)}, traversal ${fmt(ch.traversal)}`,
-    `- fused score ${fmt(e.fused)} → final ${fmt(e.score)}`,
-  ];
-  if (e.boosts.length) lines.push(`- boosts: ${e.boosts.map(adjustment).join('; ')}`);
-  if (e.penalties.length) lines.push(`- penalties: ${e.penalties.map(adjustment).join('; ')}`);
-  for (const n of e.notes) lines.push(`- note: ${n}`);
-  return lines;
+/**
+ * Why a memory was recalled, as markdown bullet lines in plain words (src/core/recall/explainText.ts,
+ * shared with the Knowledge panel and the CLI); `ctx` gives the recall's best score and memory texts.
+ */
+export function explainLines(e: Explain, ctx: ExplainTextOptions = {}): string[] {
+  return explainText(e, ctx).map((l) => `- ${escapeMarkdown(l)}`);
 }
 
 /**
@@ -73,11 +61,11 @@ export function resultList(results: readonly RecallResult[], link?: (index: numb
 }
 
 /** A standalone document for one recalled memory and why it was recalled. */
-export function explainDocument(query: string, r: RecallResult): string {
-  const lines = [`# Why recalled`, '', `Query: ${escapeMarkdown(query)}`, '', `## Memory ${r.id}`, '', r.content, '',
-    `- type: ${r.type}`, `- created: ${r.createdAt}`, `- score: ${r.score.toFixed(4)}`];
+export function explainDocument(query: string, r: RecallResult, ctx: ExplainTextOptions = {}): string {
+  const lines = [`# Why recalled`, '', `Query: ${escapeMarkdown(query)}`, '', `## The memory`, '', r.content, '',
+    `- type: ${r.type}`, `- created: ${r.createdAt}`];
   if (r.sourceId) lines.push(`- source: ${r.sourceId}`);
-  if (r.explain) lines.push('', '## Score breakdown', '', ...explainLines(r.explain));
+  if (r.explain) lines.push('', '## Why', '', ...explainLines(r.explain, ctx), '', '## How to read this', '', ...EXPLAIN_LEGEND.map((l) => `- ${escapeMarkdown(l)}`));
   return lines.join('\n') + '\n';
 }
 

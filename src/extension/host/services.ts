@@ -21,6 +21,8 @@ import { vscodeSecretStore } from './vscodeSecrets';
 import { MemoryEngine } from '../../core/engine/memoryEngine';
 import { trustGates } from './trustGates';
 import type { TrustGates } from './trustGates';
+import { resolveExtractionConfig } from '../../core/config/extractionConfig';
+import type { WorkspaceNames } from '../../core/config/extractionConfig';
 
 export interface Services extends vscode.Disposable {
   readonly logger: vscode.LogOutputChannel;
@@ -47,6 +49,8 @@ export interface Services extends vscode.Disposable {
   readonly onDidOpenRuntime: vscode.Event<MemoryEngine>;
   /** Re-reads settings and re-resolves the language model (after consent, a new API key, trust). */
   reapply(): Promise<void>;
+  /** The workspace gazetteer for extraction (gazetteer/workspaceGazetteer.ts); rebuilds the pipeline when it changed. */
+  setWorkspaceNames(names: WorkspaceNames): void;
   /** Ends this window's sessions, stops the workers and closes the store (deactivate awaits it). */
   shutdown(): Promise<void>;
 }
@@ -143,8 +147,19 @@ class ServicesImpl implements Services {
     this.logger.dispose();
   }
 
+  private workspaceNames: WorkspaceNames | undefined;
+
   private readSettings(): MemorySettings {
-    return readVsCodeSettings((problem) => this.logger.warn(problem));
+    const s = readVsCodeSettings((problem) => this.logger.warn(problem));
+    return this.workspaceNames ? { ...s, extraction: resolveExtractionConfig({ ...s.extraction, workspace: this.workspaceNames }) } : s;
+  }
+
+  setWorkspaceNames(names: WorkspaceNames): void {
+    this.workspaceNames = names;
+    const before = this.currentSettings;
+    this.currentSettings = this.readSettings();
+    const after = this.currentSettings;
+    this.enqueue(() => this.applySettings(before, after));
   }
 
   private async open(): Promise<MemoryEngine> {

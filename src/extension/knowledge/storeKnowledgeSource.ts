@@ -24,7 +24,7 @@ import { entityNameAndPin, latestSessionFocal, listEntityTypes } from '../../cor
 import { listEntityPage, readCounts, readEntityDetail } from './entityViews';
 import type { HealthLookup } from './entityViews';
 import type { EntityListQuery, EntityPage, KnowledgeDataSource } from './knowledgeDataSource';
-import { toRecallView } from './recallView';
+import { explainContextOf, toRecallView } from './recallView';
 
 /** The last focal-entity resolution this process made (for example by the session service). */
 export interface FocalSnapshot {
@@ -113,7 +113,8 @@ export class StoreKnowledgeSource implements KnowledgeDataSource {
     // A partial team replica's server hits are being copied into the store: their marks come from there.
     await outcome.teamReplicated;
     const marks = this.options.store.read((db) => teamMarks(db, outcome.items.map((r) => r.id)));
-    return outcome.items.map((r) => toRecallView(r, marks.get(r.id) ?? null));
+    const ctx = explainContextOf(outcome.items);
+    return outcome.items.map((r) => toRecallView(r, marks.get(r.id) ?? null, ctx));
   }
 
   onDidChange(listener: () => void): Disposable {

@@ -27,20 +27,21 @@ describe('@memory answer formatting', () => {
     assert.match(md, /^1\. \*\*decision\*\* — We use \\\[SQLite\\\]\\\(x\\\) with \\\*WAL\\\*\. Second line\. _\(2026-03-04, score 0\.81\)_ \[why\?\]\(command:y\)\n$/);
   });
 
-  it('explains channels, terms hit, boosts, penalties and notes', () => {
+  it('explains in plain words: match, how it was found, each step that changed the score, notes', () => {
     assert.ok(result.explain);
-    const lines = explainLines(result.explain);
+    const lines = explainLines(result.explain, { best: 0.8123 });
     assert.deepEqual(lines, [
-      '- found by: lexical, vector',
-      '- channels: lexical 0.500 (2/3 query terms), semantic 0.700, hint 0.000, traversal 0.100',
-      '- fused score 0.620 → final 0.812',
-      '- boosts: graphBoost +0.1500 (linked to sqlite)',
-      '- penalties: hub ×0.700',
-      '- note: reranked',
+      '- Relevance 1.00 of 1 \\(the best result is 1.00\\); match 0.62 of 1.',
+      '- Found because it shares 2 of 3 words with the question; is close in meaning \\(similarity 0.70\\).',
+      '- Graph: mentions an entity the question names \\(\\+0.15 on the score\\).',
+      '- Common entities only: mentions only entities that appear in many memories \\(−30%\\).',
+      '- Reranked.',
     ]);
     const doc = explainDocument('which db', result);
     assert.match(doc, /- source: https:\/\/example\.com\/doc\n/);
-    assert.match(doc, /## Score breakdown\n\n- found by: lexical, vector/);
+    assert.match(doc, /## Why\n\n- Match 0\.62 of 1\.\n- Found because/);
+    assert.match(doc, /## How to read this/);
+    assert.doesNotMatch(doc, /m1/);
   });
 
   it('asks the model to answer only from numbered memories and cite them', () => {

@@ -105,7 +105,7 @@ describe('recall structured currentness', () => {
     assert.match(old.explain.notes[0]!, /superseded by: API uses MongoDB \(memory m2\)/);
     assert.deepEqual(old.currentness, { status: 'superseded', replacement: 'API uses MongoDB', replacementId: 'm2' });
     assert.equal(cur.currentness, undefined);
-    assert.ok(cur.explain.boosts.some((b) => b.stage === 'currentness' && /replaces superseded memory m1/.test(b.note ?? '')));
+    assert.ok(cur.explain.boosts.some((b) => b.stage === 'currentness' && b.memoryId === 'm1' && /replaces a superseded memory/.test(b.note ?? '')));
   });
 
   it('treats a memory replaced as a whole as stale even when it holds active claims, and never boosts it', () => {

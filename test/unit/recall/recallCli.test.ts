@@ -42,7 +42,12 @@ describe('recall CLI', () => {
 
   it('prints the score breakdown with --explain', async () => {
     const r = await run(['--explain', '--only', 'lexical', 'deploy port staging']);
-    assert.match(r.out.join(''), /channels: lexical 1\.000 \(3\/3 terms\)/);
+    const out = r.out.join('');
+    assert.match(out, /- Found because it shares 3 of 3 words with the question\./);
+    assert.match(out, /Relevance 1\.00 of 1/);
+    assert.match(out, /How to read this/);
+    const why = out.split('\n').filter((l) => l.startsWith('   - '));
+    assert.ok(why.length > 0 && why.every((l) => !/[0-9a-f]{8}-[0-9a-f]{4}-/.test(l)), 'no raw id in the explanation');
   });
 
   it('answers one JSON line per --stdin request, errors included, in one process', async () => {

@@ -24,15 +24,15 @@ describe('recall stages as data', () => {
   afterEach(async () => { await store.close(); });
 
   it('lists the stages in their running order, each with a switch', () => {
-    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['speakers', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'recency', 'facets']);
+    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['speakers', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'recency', 'facets', 'pins']);
     const off = resolveSearchConfig({ speakers: { enabled: false }, neighbours: { enabled: false }, graphBoost: { enabled: false }, recency: { enabled: false }, facets: { enabled: false } });
-    assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(off)).map((s) => s.id), ['temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness']);
+    assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(off)).map((s) => s.id), ['temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'pins']);
   });
 
   it('runs only the enabled stages, and the explanation names each stage that changed a score', async () => {
     const config = resolveSearchConfig({ vector: { enabled: false } });
     const out = await recallDetailed(store, { query: 'deploy port staging' }, { clock, config, track: false });
-    assert.deepEqual(out.stages, ['sessionNeighbours', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'facets']);
+    assert.deepEqual(out.stages, ['sessionNeighbours', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'facets', 'pins']);
     const b = out.items.find((r) => r.id === 'b');
     assert.ok(b?.explain?.boosts.some((x) => x.stage === 'resolution'), 'the decision carries the resolution boost');
     assert.ok(out.items.some((r) => r.explain?.boosts.some((x) => x.stage === 'facets')));

@@ -89,15 +89,17 @@ describe('settings contract: rerankers, pins and session neighbours', function (
     assert.ok(on.includes('s2') && !off.includes('s2'), `the next turn joins only with neighbours on (on: ${on.join(' ')}; off: ${off.join(' ')})`);
   });
 
-  settingContract('search.pinsFocal', 'a pinned entity changes what recall returns; off, the pin changes nothing', async () => {
+  // A pin lifts only memories relevant to the question (recall/pinPriority.ts): ask about the pinned entity.
+  const ABOUT_GRAFANA = { query: 'where do the dashboards live?' };
+  settingContract('search.pinsFocal', 'a pinned entity changes what a question about it returns; off, the pin changes nothing', async () => {
     const fx = await openRecallFixture();
     try {
-      const unpinnedOn = await fx.fingerprint({});
-      const unpinnedOff = await fx.fingerprint({ 'search.pinsFocal': false });
+      const unpinnedOn = await fx.fingerprint({}, ABOUT_GRAFANA);
+      const unpinnedOff = await fx.fingerprint({ 'search.pinsFocal': false }, ABOUT_GRAFANA);
       assert.equal(unpinnedOn, unpinnedOff, 'without a pin the setting has nothing to act on');
       await fx.store.write('pin', (w) => { pinEntity(w, 'default', 'Grafana', new Date(fx.clock.now()).toISOString()); });
-      assert.notEqual(await fx.fingerprint({}), unpinnedOn, 'the pin reached recall');
-      assert.equal(await fx.fingerprint({ 'search.pinsFocal': false }), unpinnedOff, 'with the setting off the pin is not focal');
+      assert.notEqual(await fx.fingerprint({}, ABOUT_GRAFANA), unpinnedOn, 'the pin reached recall');
+      assert.equal(await fx.fingerprint({ 'search.pinsFocal': false }, ABOUT_GRAFANA), unpinnedOff, 'with the setting off the pin changes nothing');
     } finally {
       await fx.close();
     }

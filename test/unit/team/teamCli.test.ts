@@ -111,7 +111,7 @@ describe('agent-memory team (CLI against a real server)', function () {
     assert.match(status.out, /replica: partial/);
     const found = await cli(hugo, ['--store', b, 'recall', '--only', 'lexical', '--explain', 'billing exports signed']);
     assert.equal(found.code, 0, found.err);
-    assert.match(found.out, new RegExp(`signed with the ops GPG key[\\s\\S]*id ${id}[\\s\\S]*note: from the team server, shared by gina`));
+    assert.match(found.out, new RegExp(`signed with the ops GPG key[\\s\\S]*id ${id}[\\s\\S]*From the team server, shared by gina`));
     assert.ok(!found.err.includes(hugo));
     // Replicated by that recall: a full-replica recall (no server) now finds it in the store.
     const local = await cli(hugo, ['--store', b, '--set', 'team.replica=full', 'recall', '--only', 'lexical', '--json', 'billing exports signed']);

@@ -124,7 +124,7 @@ describe('team marks: team memories and their author in the tree and the Knowled
   });
 
   it('refuses a malformed mark in a host message', () => {
-    const bad = { type: 'recallResult', requestId: 1, query: 'q', tookMs: 1, results: [{ id: 'm', content: 'c', score: 1, memoryType: 'fact', createdAt: null, stale: null, explain: null, team: { author: 7, mine: false } }] };
+    const bad = { type: 'recallResult', requestId: 1, query: 'q', tookMs: 1, results: [{ id: 'm', content: 'c', score: 1, relevance: 1, memoryType: 'fact', createdAt: null, stale: null, explain: null, team: { author: 7, mine: false } }] };
     assert.equal(parseHostMessage(bad), undefined);
     const missing = { ...bad, results: [{ ...bad.results[0], team: undefined }] };
     assert.equal(parseHostMessage(missing), undefined);

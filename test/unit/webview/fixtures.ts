@@ -37,8 +37,8 @@ export function stats(): KnowledgeStats {
 
 export function recallResult(): RecallResultView {
   return {
-    id: 'm1', content: 'use mocha', score: 0.8, memoryType: 'fact', createdAt: null, stale: null,
-    explain: { channels: [{ name: 'lexical', value: 0.7, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }], penalties: [{ name: 'superseded', value: 0.5, op: 'multiply' }], notes: ['matched: mocha'] },
+    id: 'm1', content: 'use mocha', score: 0.8, relevance: 1, memoryType: 'fact', createdAt: null, stale: null,
+    explain: { channels: [{ name: 'lexical', value: 0.7, op: 'score' }], boosts: [{ name: 'graph', value: 0.15, op: 'add' }], penalties: [{ name: 'superseded', value: 0.5, op: 'multiply' }], notes: ['matched: mocha'], lines: ['Found because it shares 1 of 1 words with the question.'] },
     team: null,
   };
 }
