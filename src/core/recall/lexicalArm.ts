@@ -55,7 +55,7 @@ export function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limi
  * asks FTS5.
  */
 function indexRows(db: SqlReader, index: LexicalIndex, terms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] | undefined {
-  if (terms.length === 0 || !terms.every(indexableTerm) || !index.sync(db)) return undefined;
+  if (terms.length === 0 || !terms.every(indexableTerm) || !index.current(db)) return undefined;
   const inner = limit * (filter.project !== undefined || filter.since !== undefined || filter.until !== undefined ? 4 : 1) + 20;
   const top = bm25TopK(index, terms.map(indexTermOf), inner);
   if (top.length === 0) return [];

@@ -12,7 +12,8 @@
  * underscores: multi-token phrases) are left to FTS5, which also keeps serving phrases, the CJK
  * probe and the team server.
  *
- * Kept in step like the vector index (vectorIndex.ts): before each use one read of FTS5's averages
+ * Built in the background in short slices the first time a recall finds it missing (FTS5 answers
+ * until then). Kept in step like the vector index (vectorIndex.ts): before each use one read of FTS5's averages
  * and structure records (two primary-key rows that every write to the index changes, own or another
  * process's replayed from the journal) tells whether anything changed; new rows (larger rowid) are
  * added; when FTS5's row or token totals then differ from the index's (a forget, an edited or
@@ -22,13 +23,21 @@ import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
 import type { Bm25Corpus, PostingList } from './bm25TopK';
 import { porterStem } from './porterStemmer';
 
-/** Rows read per statement while loading (as vectorIndex.ts). */
+/** Rows read per statement while loading (as vectorIndex.ts); a background slice reads fewer. */
 const LOAD_BATCH = 2048;
+const SLICE_BATCH = 256;
+/** One background build slice (then the event loop runs whatever waits). */
+const BUILD_SLICE_MS = 8;
+/** New rows a query adds before answering; beyond that FTS5 answers and the background catches up. */
+const QUERY_CATCH_UP_MS = 15;
 const PLAIN_LETTERS = /^[a-z]+$/;
 const DIGITS = /^[0-9]+$/;
 /** unicode61's token characters (letters, numbers, private use); diacritics are folded first. */
 const TOKEN_RUN = /[\p{L}\p{N}\p{Co}]+/gu;
 const COMBINING = /\p{Mn}/gu;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_RUN = /[a-z0-9]+/g;
 /**
  * Write labels (store.write) that can delete rows or rewrite a row's content in place: the totals
  * check catches nearly all of those at once, these close the rest (a deleted newest row replaced by
@@ -52,13 +61,28 @@ export function indexTermOf(term: string): string {
  * indexable query term can match them.
  */
 export function indexTokens(text: string): string[] {
-  const folded = text.normalize('NFD').replace(COMBINING, '').toLowerCase();
+  // Most memories are plain ASCII: no folding to do, and ASCII runs split on anything else.
+  const folded = ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(COMBINING, '').toLowerCase();
   const out: string[] = [];
-  for (const run of folded.match(TOKEN_RUN) ?? []) {
-    if (PLAIN_LETTERS.test(run)) out.push(porterStem(run));
+  for (const run of folded.match(ASCII.test(folded) ? ASCII_RUN : TOKEN_RUN) ?? []) {
+    if (PLAIN_LETTERS.test(run)) out.push(stemOf(run));
     else if (DIGITS.test(run)) out.push(run);
   }
   return out;
+}
+
+const STEMS = new Map<string, string>();
+const STEMS_MAX = 50_000;
+
+/** porterStem with the words already seen kept (a store's vocabulary repeats; the build stems every token). */
+function stemOf(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = porterStem(word);
+    if (STEMS.size >= STEMS_MAX) STEMS.clear();
+    STEMS.set(word, s);
+  }
+  return s;
 }
 
 class MutablePostings implements PostingList {
@@ -74,10 +98,17 @@ class MutablePostings implements PostingList {
       const tfs = new Uint16Array(this.length * 2); tfs.set(this.tfs); this.tfs = tfs;
     }
     this.docs[this.length] = doc;
-    this.tfs[this.length] = Math.min(tf, 0xffff);
+    this.tfs[this.length] = tf;
     this.length++;
     if (tf > this.maxTf) this.maxTf = tf;
     if (len < this.minLen) this.minLen = len;
+  }
+
+  /** One more occurrence in the last document added. */
+  bump(): void {
+    const tf = (this.tfs[this.length - 1] as number) + 1;
+    if (tf <= 0xffff) this.tfs[this.length - 1] = tf;
+    if (tf > this.maxTf) this.maxTf = tf;
   }
 
   bytes(): number { return this.docs.byteLength + this.tfs.byteLength; }
@@ -107,10 +138,14 @@ export class LexicalIndex implements Bm25Corpus {
   private fingerprint = '';
   private rebuildWanted = false;
   private watching: Disposable | undefined;
-  /** False when FTS5's totals could not be matched (the arm then asks FTS5, as before the index). */
-  usable = false;
-  /** Full builds since creation (for tests and the bench). */
+  /** Loaded through the last row with FTS5's totals matched at `fingerprint`. */
+  private complete = false;
+  private building: ReturnType<typeof setTimeout> | undefined;
+  /** Full builds started since creation (for tests and the bench). */
   builds = 0;
+
+  /** With a store, a query finding the index incomplete builds it in the background (buildInBackground). */
+  constructor(private readonly store?: MemoryStore) {}
 
   /** Forgets and team writes (which may rewrite a row in place) rebuild the index on its next use. */
   watch(store: MemoryStore): void {
@@ -122,6 +157,8 @@ export class LexicalIndex implements Bm25Corpus {
   dispose(): void {
     this.watching?.dispose();
     this.watching = undefined;
+    if (this.building) clearTimeout(this.building);
+    this.building = undefined;
   }
 
   docLength(rowid: number): number { return this.lengths[rowid] ?? 0; }
@@ -135,28 +172,62 @@ export class LexicalIndex implements Bm25Corpus {
     return { terms: this.terms.size, postings, bytes };
   }
 
-  /** Brings the index up to date with memories_fts; returns whether it can answer (else ask FTS5). */
+  /** Brings the index fully up to date now (tests, benches); returns whether it can answer. */
   sync(db: SqlReader): boolean {
+    return this.catchUp(db, Infinity) || this.catchUp(db, Infinity);
+  }
+
+  /**
+   * The query path: whether the index is complete and current. New rows are added within
+   * QUERY_CATCH_UP_MS; an index not built yet (or to be rebuilt, or further behind) answers false,
+   * so the arm asks FTS5 while the index builds in the background in short slices
+   * (buildInBackground): a first build takes seconds at 100k memories (docs/store.md) and must not
+   * block a host's event loop or a one-shot CLI recall.
+   */
+  current(db: SqlReader): boolean {
+    if (this.complete && this.catchUp(db, QUERY_CATCH_UP_MS)) return true;
+    this.buildInBackground();
+    return false;
+  }
+
+  private buildInBackground(): void {
+    const store = this.store;
+    if (!store || this.building) return;
+    const step = (): void => {
+      this.building = undefined;
+      let done = false;
+      try { done = store.read((db) => this.catchUp(db, BUILD_SLICE_MS)); } catch { return; /* store closed: stop */ }
+      if (!done) this.building = setTimeout(step, 0);
+      // A one-shot process must not wait for the build to exit.
+      (this.building as { unref?: () => void } | undefined)?.unref?.();
+    };
+    this.building = setTimeout(step, 0);
+    (this.building as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Loads new rows for at most `budgetMs`; once the last row is in, checks FTS5's row and token
+   * totals (a row deleted or rewritten in place since makes them differ: start again). True when
+   * the index is complete and current.
+   */
+  private catchUp(db: SqlReader, budgetMs: number): boolean {
     const records = db.all<{ id: number; block: Uint8Array }>('SELECT id, block FROM memories_fts_data WHERE id IN (1, 10) ORDER BY id');
-    const averages = records.find((r) => r.id === 1)?.block;
     const fingerprint = records.map((r) => r.block.join(',')).join('/');
-    if (fingerprint === this.fingerprint && !this.rebuildWanted) return this.usable;
+    if (this.complete && fingerprint === this.fingerprint && !this.rebuildWanted) return true;
+    if (this.rebuildWanted) { this.reset(); this.rebuildWanted = false; }
+    this.complete = false;
+    if (!this.load(db, budgetMs)) return false;
+    const averages = records.find((r) => r.id === 1)?.block;
     let rowCount = 0, tokenCount = 0;
     if (averages && averages.length > 0) {
       const [rows, at] = readVarint(averages, 0);
       rowCount = rows;
       tokenCount = readVarint(averages, at)[0];
     }
-    if (this.rebuildWanted) { this.reset(); this.rebuildWanted = false; }
-    this.load(db);
-    if (this.docCount !== rowCount || this.tokenCount !== tokenCount) {
-      // Rows left or changed in place: start again from the table (once).
-      this.reset();
-      this.load(db);
-    }
-    this.usable = this.docCount === rowCount && this.tokenCount === tokenCount;
+    if (this.docCount !== rowCount || this.tokenCount !== tokenCount) { this.reset(); return false; }
+    this.complete = true;
     this.fingerprint = fingerprint;
-    return this.usable;
+    return true;
   }
 
   private reset(): void {
@@ -165,16 +236,21 @@ export class LexicalIndex implements Bm25Corpus {
     this.docCount = 0;
     this.tokenCount = 0;
     this.lastRowid = 0;
+    this.complete = false;
     this.builds++;
   }
 
-  private load(db: SqlReader): void {
+  /** Adds rows after lastRowid for at most `budgetMs`; true when the last row is in. */
+  private load(db: SqlReader, budgetMs: number): boolean {
+    const t0 = performance.now();
+    const batch = budgetMs === Infinity ? LOAD_BATCH : SLICE_BATCH;
     for (;;) {
       const rows = db.all<LoadRow>(
         `SELECT m.rowid AS rid, m.content AS content, d.sz AS sz FROM memories m JOIN memories_fts_docsize d ON d.id = m.rowid
-          WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`, [this.lastRowid, LOAD_BATCH]);
+          WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`, [this.lastRowid, batch]);
       for (const r of rows) this.addDoc(r.rid, r.content, r.sz ? readVarint(r.sz, 0)[0] : 0);
-      if (rows.length < LOAD_BATCH) break;
+      if (rows.length < batch) return true;
+      if (performance.now() - t0 >= budgetMs) return false;
     }
   }
 
@@ -188,12 +264,12 @@ export class LexicalIndex implements Bm25Corpus {
     this.docCount++;
     this.tokenCount += len;
     this.lastRowid = rowid;
-    const tf = new Map<string, number>();
-    for (const t of indexTokens(content)) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [term, n] of tf) {
+    for (const term of indexTokens(content)) {
       let p = this.terms.get(term);
       if (!p) { p = new MutablePostings(); this.terms.set(term, p); }
-      p.add(rowid, n, len);
+      // Documents arrive in rowid order: a repeated token is the list's last entry.
+      if (p.length > 0 && p.docs[p.length - 1] === rowid) p.bump();
+      else p.add(rowid, 1, len);
     }
   }
 }
@@ -203,6 +279,6 @@ const perStore = new WeakMap<MemoryStore, LexicalIndex>();
 /** The lexical index of `store`, watching it (created on first use, built on first sync). */
 export function lexicalIndexFor(store: MemoryStore): LexicalIndex {
   let ix = perStore.get(store);
-  if (!ix) { ix = new LexicalIndex(); ix.watch(store); perStore.set(store, ix); }
+  if (!ix) { ix = new LexicalIndex(store); ix.watch(store); perStore.set(store, ix); }
   return ix;
 }

@@ -192,6 +192,29 @@ describe('lexical index: in step with the store', () => {
   });
 });
 
+describe('lexical index: background build', () => {
+  it('answers nothing until built, builds in slices without blocking, then answers and follows writes', async () => {
+    const store = await openMemoryStore({ clock: new ManualClock() });
+    try {
+      await seed(store, (w) => { for (let i = 0; i < 3000; i++) insertMemory(w, { id: `m${i}`, content: `billing service note ${i} ${i % 7 === 0 ? 'database' : ''}` }); });
+      const index = lexicalIndexFor(store);
+      assert.equal(store.read((db) => index.current(db)), false, 'the first query goes to FTS5');
+      let turns = 0;
+      while (!store.read((db) => index.current(db))) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        assert.ok(++turns < 5000, 'the build finishes');
+      }
+      assert.ok(turns > 1, `built over ${turns} turns of the event loop`);
+      await seed(store, (w) => insertMemory(w, { id: 'late', content: 'database database' }));
+      const r = store.read((db) => ({ ok: index.current(db), got: bm25TopK(index, ['databas'], 5), fts: ftsTop(db, ['database'], 5) }));
+      assert.equal(r.ok, true);
+      assertSameTop(r.got, r.fts, 'after a write, in the query path');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('lexical arm with the index', () => {
   it('gives the same lexical channel as FTS5 alone for every query of a random corpus', async () => {
     const store = await openMemoryStore({ clock: new ManualClock() });
@@ -199,7 +222,11 @@ describe('lexical arm with the index', () => {
       await seed(store, (w) => { for (let i = 0; i < 600; i++) insertMemory(w, { id: `m${i}`, content: randomText() }); });
       const index = new LexicalIndex();
       const cfg = { ...DEFAULT_SEARCH_CONFIG, lexical: { ...DEFAULT_SEARCH_CONFIG.lexical, commonTermMinDocs: 50 } };
+      let asked = 0;
+      const postings = index.postings.bind(index);
+      index.postings = (term) => { asked++; return postings(term); };
       store.read((db) => {
+        index.sync(db);
         let used = 0;
         for (let q = 0; q < 60; q++) {
           const terms = queryTerms(Array.from({ length: 1 + (q % 5) }, () => pick(WORDS)).join(' '), cfg.lexical.maxTerms);
@@ -208,7 +235,7 @@ describe('lexical arm with the index', () => {
           if (terms.every(indexableTerm)) used++;
           assert.deepEqual([...indexed.entries()], [...plain.entries()], `query ${JSON.stringify(terms)}`);
         }
-        assert.ok(used > 20, `the index answered ${used} queries`);
+        assert.ok(used > 20 && asked >= used, `the index answered ${used} queries (${asked} posting lists read)`);
       });
     } finally {
       await store.close();
