@@ -45,22 +45,26 @@ function ftsTop(db: SqlReader, terms: readonly string[], k: number): ScoredDoc[]
 }
 
 /** Brute force: every document's BM25 from its own text and FTS5's lengths, sorted, cut at k. */
-function bruteTop(db: SqlReader, terms: readonly string[], k: number): ScoredDoc[] {
-  const docs = db.all<{ rid: number; content: string; sz: Uint8Array }>('SELECT m.rowid AS rid, m.content AS content, d.sz AS sz FROM memories m JOIN memories_fts_docsize d ON d.id = m.rowid');
+interface BruteDoc { rid: number; len: number; tokens: string[] }
+function bruteDocs(db: SqlReader): BruteDoc[] {
   const len = (sz: Uint8Array): number => { let v = 0; for (const b of sz) { v = v * 128 + (b & 0x7f); if ((b & 0x80) === 0) break; } return v; };
+  return db.all<{ rid: number; content: string; sz: Uint8Array }>('SELECT m.rowid AS rid, m.content AS content, d.sz AS sz FROM memories m JOIN memories_fts_docsize d ON d.id = m.rowid')
+    .map((d) => ({ rid: d.rid, len: len(d.sz), tokens: indexTokens(d.content) }));
+}
+
+function bruteTop(docs: readonly BruteDoc[], terms: readonly string[], k: number): ScoredDoc[] {
   const N = docs.length;
-  const avgdl = docs.reduce((a, d) => a + len(d.sz), 0) / N;
+  const avgdl = docs.reduce((a, d) => a + d.len, 0) / N;
   const stems = terms.map(indexTermOf);
-  const tokens = docs.map((d) => indexTokens(d.content));
-  const idf = stems.map((s) => fts5Idf(N, tokens.filter((t) => t.includes(s)).length));
+  const idf = stems.map((s) => fts5Idf(N, docs.filter((d) => d.tokens.includes(s)).length));
   const out: ScoredDoc[] = [];
-  docs.forEach((d, i) => {
-    const tf = stems.map((s) => (tokens[i] as string[]).filter((t) => t === s).length);
-    if (tf.every((x) => x === 0)) return;
+  for (const d of docs) {
+    const tf = stems.map((s) => d.tokens.filter((t) => t === s).length);
+    if (tf.every((x) => x === 0)) continue;
     let score = 0;
-    tf.forEach((x, j) => { score += x > 0 ? fts5TermScore(idf[j] as number, x, len(d.sz), avgdl) : 0; });
+    tf.forEach((x, j) => { score += x > 0 ? fts5TermScore(idf[j] as number, x, d.len, avgdl) : 0; });
     out.push({ rowid: d.rid, score });
-  });
+  }
   return out.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, k);
 }
 
@@ -79,22 +83,24 @@ function randomQuery(): string[] {
 }
 
 describe('lexical index: bm25 top k', () => {
-  it('equals brute-force BM25 and FTS5 ORDER BY rank over random corpora and queries', async () => {
+  it('equals brute-force BM25 and FTS5 ORDER BY rank over random corpora and queries', async function () {
+    this.timeout(120_000); // ~5 s on a quiet machine; this one is shared
     for (let corpus = 0; corpus < 12; corpus++) {
       const store = await openMemoryStore({ clock: new ManualClock() });
       try {
-        const n = 1 + Math.floor(rnd() * (corpus < 6 ? 40 : 400));
+        const n = 1 + Math.floor(rnd() * (corpus < 6 ? 40 : 300));
         await seed(store, (w) => { for (let i = 0; i < n; i++) insertMemory(w, { id: `m${i}`, content: randomText() }); });
         const index = new LexicalIndex();
         store.read((db) => {
           assert.equal(index.sync(db), true);
+          const docs = bruteDocs(db);
           for (let q = 0; q < 25; q++) {
             const terms = randomQuery();
             if (terms.length === 0) continue;
             const k = 1 + Math.floor(rnd() * 60);
             const got = bm25TopK(index, terms.map(indexTermOf), k);
             const what = `corpus ${corpus} (${n} docs), query ${JSON.stringify(terms)}, k ${k}`;
-            assertSameTop(got, bruteTop(db, terms, k), `${what} vs brute force`);
+            assertSameTop(got, bruteTop(docs, terms, k), `${what} vs brute force`);
             assertSameTop(got, ftsTop(db, terms, k), `${what} vs FTS5`);
           }
         });
@@ -104,7 +110,8 @@ describe('lexical index: bm25 top k', () => {
     }
   });
 
-  it('prunes: on a common-term corpus it scores fewer documents than hold the terms, with the same answer', async () => {
+  it('prunes: on a common-term corpus it scores fewer documents than hold the terms, with the same answer', async function () {
+    this.timeout(120_000);
     const store = await openMemoryStore({ clock: new ManualClock() });
     try {
       await seed(store, (w) => {
@@ -170,7 +177,8 @@ describe('lexical index: in step with the store', () => {
     }
   });
 
-  it('sees another process\'s writes through the journal', async () => {
+  it('sees another process\'s writes through the journal', async function () {
+    this.timeout(60_000);
     const temp = makeTempDir();
     const a = await openStore({ dir: temp.dir, clock: new ManualClock(), config: { pollIntervalMs: 10 } });
     const b = await openStore({ dir: temp.dir, clock: new ManualClock(), config: { pollIntervalMs: 10 } });
@@ -193,7 +201,8 @@ describe('lexical index: in step with the store', () => {
 });
 
 describe('lexical index: background build', () => {
-  it('answers nothing until built, builds in slices without blocking, then answers and follows writes', async () => {
+  it('answers nothing until built, builds in slices without blocking, then answers and follows writes', async function () {
+    this.timeout(120_000);
     const store = await openMemoryStore({ clock: new ManualClock() });
     try {
       await seed(store, (w) => { for (let i = 0; i < 3000; i++) insertMemory(w, { id: `m${i}`, content: `billing service note ${i} ${i % 7 === 0 ? 'database' : ''}` }); });
@@ -216,7 +225,8 @@ describe('lexical index: background build', () => {
 });
 
 describe('lexical arm with the index', () => {
-  it('gives the same lexical channel as FTS5 alone for every query of a random corpus', async () => {
+  it('gives the same lexical channel as FTS5 alone for every query of a random corpus', async function () {
+    this.timeout(120_000); // ~3 s on a quiet machine
     const store = await openMemoryStore({ clock: new ManualClock() });
     try {
       await seed(store, (w) => { for (let i = 0; i < 600; i++) insertMemory(w, { id: `m${i}`, content: randomText() }); });
