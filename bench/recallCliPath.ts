@@ -34,6 +34,15 @@ import { normalise } from '../src/core/recall/vectorMatrix';
 import { openStore } from '../src/core/store/openStore';
 import { defaultModelDir } from '../src/cli/commands/recall';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
+import { LexicalIndex } from '../src/core/recall/lexicalIndex';
+import { commonTermWorkload } from './commonTermWorkload';
+
+/**
+ * The query sets: `today` is the project's own (templated notes over a Zipf vocabulary, queries cut
+ * from the notes), `commonTerm` the workload of issue 26 (bench/commonTermWorkload.ts: a small
+ * vocabulary, every significant query word held by 5–25 % of the memories). Each has its own store.
+ */
+export type CliWorkload = 'today' | 'commonTerm';
 
 export interface CliPathOptions {
   readonly sizes: readonly number[];
@@ -60,6 +69,8 @@ export interface CliPathOptions {
   readonly ingestSample: number;
   /** Extra node flags for the `recall --stdin` process (e.g. --cpu-prof --cpu-prof-dir DIR to profile it). */
   readonly recallNodeArgs?: readonly string[];
+  /** Query sets to run at every size (default: both). */
+  readonly workloads?: readonly CliWorkload[];
 }
 
 /** Notes embedded for real by the direct fill; every memory reuses one of them with noise. */
@@ -290,20 +301,35 @@ function ingestThroughput(o: CliPathOptions): Record<string, unknown> {
   }
 }
 
+/** The in-memory lexical index of the store at `dir`: size and the time of one full build (src/core/recall/lexicalIndex.ts). */
+async function lexicalIndexFigures(dir: string): Promise<{ terms: number; postings: number; bytes: number; buildMs: number }> {
+  const store = await openStore({ dir, config: { snapshotOnClose: 'never' } });
+  try {
+    const index = new LexicalIndex();
+    const t0 = performance.now();
+    store.read((db) => index.sync(db));
+    return { ...index.footprint(), buildMs: Math.round(performance.now() - t0) };
+  } finally {
+    await store.close();
+  }
+}
+
 export async function benchCliPath(o: CliPathOptions): Promise<Record<string, unknown>> {
   if (!existsSync(o.cliPath)) throw new Error(`${o.cliPath} is missing: run node scripts/build.mjs first`);
   const report: Record<string, unknown> = {};
   const nodeStart = median([0, 1, 2, 3, 4].map(() => { const t0 = performance.now(); spawnSync(process.execPath, ['-e', '0']); return performance.now() - t0; }));
   report.nodeStartMs = Math.round(nodeStart);
   if (o.ingestSample > 0 && o.sizes.some((n) => n >= o.directFillFrom)) report.ingestThroughput = ingestThroughput(o);
-  for (const n of o.sizes) {
+  for (const n of o.sizes) for (const workload of o.workloads ?? ['today', 'commonTerm']) {
     const root = mkdtempSync(join(tmpdir(), 'am-recall-cli-'));
     const dir = join(root, 'store');
+    const key = workload === 'today' ? String(n) : `${n} commonTerm`;
+    const common = commonTermWorkload();
     try {
-      const contents = Array.from({ length: n }, (_, i) => note(i));
+      const contents = Array.from({ length: n }, (_, i) => (workload === 'today' ? note(i) : common.note(i)));
       const file = join(root, 'memories.jsonl');
       writeFileSync(file, contents.map((c) => JSON.stringify({ content: c })).join('\n') + '\n');
-      const kept = o.reuseDir ? join(o.reuseDir, String(n)) : undefined;
+      const kept = o.reuseDir ? join(o.reuseDir, workload === 'today' ? String(n) : `${n}-commonTerm`) : undefined;
       let ingestReport: Record<string, unknown>;
       if (kept && existsSync(join(kept, 'fill.json'))) {
         cpSync(join(kept, 'store'), dir, { recursive: true });
@@ -319,7 +345,7 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       }
       const filesAfterIngest = dirBytes(dir);
       const { storeDir: _dir, ...stats } = JSON.parse(runCli(o.cliPath, ['stats', '--json', '--store', dir]).stdout) as Record<string, unknown>;
-      const requests = Array.from({ length: o.queries }, (_, i) => ({ query: queryFor(contents, i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
+      const requests = Array.from({ length: o.queries }, (_, i) => ({ query: workload === 'today' ? queryFor(contents, i) : common.query(i), limit: 10, ...(i % 5 !== 4 ? { session: `bench-${Math.floor(i / 100)}` } : {}) }));
       const loadBeforeRecall = load();
       const s = await stdinSession(o.cliPath, dir, requests, o.recallNodeArgs);
       const loadAfterRecall = load();
@@ -329,10 +355,12 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       const cpuWin = cpuWindows(s, o.window, s.latencies.length);
       const cpuEarly = cpuWindows(s, o.earlyWindow, Math.min(o.earlyQueries, s.latencies.length));
       const bestP95 = Math.min(...win.map((w) => w.p95));
-      console.log(`${String(n).padStart(6)} recall --stdin ${o.queries} queries: p50 ${all.p50} p95 ${all.p95} max ${all.max} ms; first answer ${Math.round(s.firstMs)} ms; RSS ${Math.round(s.rssKb / 1024)} MB; load ${loadBeforeRecall.join(' ')} → ${loadAfterRecall.join(' ')}`);
+      console.log(`${String(n).padStart(6)} ${workload}: recall --stdin ${o.queries} queries: p50 ${all.p50} p95 ${all.p95} max ${all.max} ms; first answer ${Math.round(s.firstMs)} ms; RSS ${Math.round(s.rssKb / 1024)} MB; load ${loadBeforeRecall.join(' ')} → ${loadAfterRecall.join(' ')}`);
       console.log(`        windows of ${o.window}: ${win.map((w) => `${w.p50}/${w.p95}`).join('  ')} (p50/p95 ms; worst p95 ${Math.round((Math.max(...win.map((w) => w.p95)) / bestP95 - 1) * 100)} % above best)`);
       console.log(`        first ${o.earlyQueries} in windows of ${o.earlyWindow}: ${early.map((w) => `${w.p50}/${w.p95}`).join('  ')}`);
       console.log(`        CPU per query (process mean / main thread p50/p95 ms) per window of ${o.window}: ${cpuWin.map((w) => `${w.processMeanMs} / ${w.mainThread.p50}/${w.mainThread.p95}`).join('  ')}`);
+      const lexicalIndex = await lexicalIndexFigures(dir);
+      console.log(`        lexical index (in-process, this store): ${lexicalIndex.terms} terms, ${lexicalIndex.postings} postings, ${(lexicalIndex.bytes / 1e6).toFixed(1)} MB of arrays, full build ${lexicalIndex.buildMs} ms`);
       const opens: number[] = [];
       for (let i = 0; i < 5; i++) opens.push(runCli(o.cliPath, ['stats', '--store', dir]).ms);
       const compact = runCli(o.cliPath, ['maintain', 'compact-store', '--store', dir]);
@@ -341,7 +369,9 @@ export async function benchCliPath(o: CliPathOptions): Promise<Record<string, un
       const openAfter: number[] = [];
       for (let i = 0; i < 5; i++) openAfter.push(runCli(o.cliPath, ['stats', '--store', dir]).ms);
       console.log(`${String(n).padStart(6)} snapshot ${(snapshotBytes / 1e6).toFixed(1)} MB = ${Math.round(snapshotBytes / n)} bytes/memory; CLI stats (open + count) median ${Math.round(median(opens))} ms after the recall run, ${Math.round(median(openAfter))} ms after compaction (node start alone ${Math.round(nodeStart)} ms)`);
-      report[String(n)] = {
+      report[key] = {
+        workload: workload === 'today' ? 'today: templated notes over a Zipf vocabulary, queries cut from the notes' : 'commonTerm: a 30-word vocabulary, every query word held by 5-25 % of the memories (bench/commonTermWorkload.ts)',
+        lexicalIndex,
         ingest: ingestReport,
         storeStats: stats,
         filesAfterIngest,

@@ -20,6 +20,7 @@ import type { RememberDeps, RememberInput, RememberResult } from '../memory/reme
 import type { RerankerSet } from '../models/rerankerSet';
 import type { RecallDeps, RecallRequest } from '../recall/recallRequest';
 import { recallDetailed, vectorIndexFor } from '../recall/recallService';
+import { lexicalIndexFor } from '../recall/lexicalIndex';
 import { trackedRecall } from '../sessions/recallTracking';
 import type { RecallOutcome } from '../recall/recallService';
 import type { RecallResult } from '../recall/recallTypes';
@@ -173,6 +174,8 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
     if (!embedder || this.closed) return;
     const model = embedder.embed(['warm up']);
     this.store.read((db) => vectorIndexFor(this.store, embedder.id, embedder.dims).sync(db));
+    // Starts the lexical index's background build (src/core/recall/lexicalIndex.ts).
+    this.store.read((db) => lexicalIndexFor(this.store).current(db));
     await model;
   }
 

@@ -14,7 +14,10 @@
  */
 import type { SearchConfig } from '../config/searchConfig';
 import type { SqlReader, SqlValue } from '../store/storeTypes';
+import { bm25TopK } from './bm25TopK';
 import { buildMatchExpression, plainOperator } from './ftsQuery';
+import { indexableTerm, indexTermOf } from './lexicalIndex';
+import type { LexicalIndex } from './lexicalIndex';
 import { porterStem } from './porterStemmer';
 import { hasCjk } from './queryTerms';
 import { filterClause } from './recallFilter';
@@ -43,6 +46,32 @@ export function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limi
        JOIN memories m ON m.rowid = f.rowid
       WHERE ${f.sql}
       ORDER BY f.rank LIMIT ?`, [match, inner, ...f.params, limit]);
+}
+
+/**
+ * ftsRows for an OR of plain terms, answered by the in-memory index (lexicalIndex.ts, bm25TopK.ts):
+ * the same top rows by the same bm25 as `ORDER BY rank`, then the same join and filter. Undefined
+ * when the index cannot answer (a term of another shape, or the index out of step), so the caller
+ * asks FTS5.
+ */
+function indexRows(db: SqlReader, index: LexicalIndex, terms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] | undefined {
+  if (terms.length === 0 || !terms.every(indexableTerm) || !index.current(db)) return undefined;
+  const inner = limit * (filter.project !== undefined || filter.since !== undefined || filter.until !== undefined ? 4 : 1) + 20;
+  const top = bm25TopK(index, terms.map(indexTermOf), inner);
+  if (top.length === 0) return [];
+  const f = filterClause(filter);
+  const rows = db.all<{ rid: number; id: string; content: string }>(
+    `SELECT m.rowid AS rid, m.id AS id, m.content AS content FROM memories m
+      WHERE m.rowid IN (${top.map(() => '?').join(',')}) AND ${f.sql}`, [...top.map((t) => t.rowid), ...f.params]);
+  const byRowid = new Map(rows.map((r) => [r.rid, r]));
+  const out: RawRow[] = [];
+  for (const t of top) {
+    const r = byRowid.get(t.rowid);
+    // FTS5's bm25() is negative, lower is better: the rank the arm normalises.
+    if (r) out.push({ id: r.id, content: r.content, rank: -t.score });
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilter, limit: number): RawRow[] {
@@ -94,9 +123,10 @@ export function termWeights(db: SqlReader, terms: readonly string[], stats: Term
 
 /**
  * Lexical channel per memory id. `terms` come from queryTerms(); `stats` may be the store's cached
- * term statistics (termStats.ts: recall passes them, so their reads run once between writes).
+ * term statistics (termStats.ts: recall passes them, so their reads run once between writes);
+ * `index` the store's in-memory lexical index (lexicalIndex.ts), which then ranks the candidates.
  */
-export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig, stats: TermStats = uncachedTermStats): Map<string, LexicalHit> {
+export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig, stats: TermStats = uncachedTermStats, index?: LexicalIndex): Map<string, LexicalHit> {
   const out = new Map<string, LexicalHit>();
   if (terms.length === 0) return out;
   const limit = cfg.topK * cfg.lexical.candidateFactor;
@@ -110,8 +140,10 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   }
   const latin = terms.filter((t) => !hasCjk(t));
   const cjk = terms.filter((t) => hasCjk(t));
-  const match = buildMatchExpression(latinCandidateTerms(db, latin, cfg, stats), 'OR');
-  const fts = match ? ftsRows(db, match, filter, limit) : [];
+  const candidates = latinCandidateTerms(db, latin, cfg, stats);
+  const match = buildMatchExpression(candidates, 'OR');
+  // The in-memory index answers plain terms (lexicalIndex.ts); FTS5 everything else.
+  const fts = match ? (index ? indexRows(db, index, candidates, filter, limit) : undefined) ?? ftsRows(db, match, filter, limit) : [];
   const norm = normaliseBm25(fts.map((r) => r.rank));
   const bm25ById = new Map<string, number>();
   fts.forEach((r, i) => bm25ById.set(r.id, norm[i] as number));

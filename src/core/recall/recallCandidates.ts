@@ -12,6 +12,7 @@ import type { FocalEntityResult } from './focalEntities';
 import { getGraphBoostIds, specificEntities } from './graphBoost';
 import type { GraphBoostResult } from './graphBoost';
 import { hintSearch, lexicalSearch } from './lexicalArm';
+import { lexicalIndexFor } from './lexicalIndex';
 import type { LexicalHit } from './lexicalArm';
 import { queryTerms } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
@@ -105,7 +106,7 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   const l0 = performance.now();
   const stats = termStatsFor(store);
   const { queryHits, lexical, hints } = store.read((db) => {
-    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg, stats) : new Map<string, LexicalHit>();
+    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg, stats, lexicalIndexFor(store)) : new Map<string, LexicalHit>();
     return {
       queryHits,
       // Pseudo-relevance feedback (feedbackExpansion.ts, off by default) blends a second query into the lexical channel.
