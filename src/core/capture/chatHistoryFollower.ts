@@ -64,12 +64,16 @@ export class ChatHistoryFollower {
   private chain: Promise<void> = Promise.resolve();
   private readonly pending = new Set<string>();
   private disposed = false;
+  private scanQueued = false;
 
   constructor(private readonly o: ChatHistoryFollowerOptions) {}
 
   /** Queues every log of the folder (a missing folder is no error: no chat yet). */
   scanAll(): Promise<void> {
+    if (this.scanQueued) return this.chain;
+    this.scanQueued = true;
     return this.enqueue(async () => {
+      this.scanQueued = false;
       let names: string[];
       try { names = await readdir(this.o.folder); } catch { return; }
       const logs = names.filter((n) => LOG_FILE.test(n)).sort();
@@ -125,6 +129,8 @@ export class ChatHistoryFollower {
   private async syncLog(path: string): Promise<void> {
     const size = (await stat(path)).size;
     const cursor = await this.o.cursors.get(path);
+    // Unchanged size: nothing new (a rewrite to exactly the cursor's length is not worth reading the first line for on every poll).
+    if (cursor && cursor.offset === size) return;
     let held = this.held.get(path);
     const fh = await open(path, 'r');
     try {
@@ -132,7 +138,6 @@ export class ChatHistoryFollower {
       if (first === undefined) return; // no complete line yet
       const identity = firstLineIdentity(first.text);
       const sameFile = cursor !== undefined && cursor.identity === identity && cursor.firstLineLength === first.bytes && size >= cursor.offset;
-      if (sameFile && cursor.offset === size) return; // nothing new since the last pass (e.g. after a reload)
       if (cursor && !sameFile) this.stats.rewrites++;
       if (!held || held.identity !== identity || size < held.offset) {
         held = { replay: new ChatSessionLogReplay(), offset: 0, identity };

@@ -323,6 +323,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     markdownDescription: "Folder watched for transcripts of other agents (VS Code chat exports `.json`, Claude Code session `.jsonl`, generic JSONL); new and appended files are imported. Empty (the default) turns watching off. Only in trusted workspaces.",
   },
   {
+    key: 'capture.chatHistory', type: 'boolean', default: false, scope: 'window', restricted: true, target: 'capture.chatHistory',
+    markdownDescription: "Capture this workspace's VS Code chat history: follow the chat session logs VS Code keeps for the open workspace (every participant and mode, e.g. Copilot agent mode) and remember what is worth remembering from them. Off by default. `@memory` requests are captured already and skipped here. Only in trusted workspaces with `#agentMemory.capture.enabled#` on. See docs/agents.md.",
+  },
+  {
     key: 'capture.maxMemoriesPerTranscript', type: 'integer', default: 50, minimum: 0, maximum: 1000, scope: 'window', target: 'capture.maxMemoriesPerTranscript',
     description: "Most memories one imported transcript contributes (its session summary is extra).",
   },
