@@ -15,12 +15,21 @@ import type { createTools } from './tools/lmTools';
 import { registerStatusBar } from './status/statusBar';
 import { registerImportFolder } from './capture/importFolder';
 import { registerTeamMemory } from './team/teamMemory';
+import { registerChatHistory } from './capture/chatHistory';
+import type { ChatHistory } from './capture/chatHistory';
+import { registerAgentConnections } from './agents/connectAgents';
+import type { AgentConnections } from './agents/connectAgents';
+import { agentStatusSection } from './agents/agentStatusText';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
   readonly services: Services;
   readonly graphTree: GraphTreeProvider;
   readonly tools: ReturnType<typeof createTools>;
+  /** The VS Code chat-history follower (agentMemory.capture.chatHistory). */
+  readonly chatHistory: ChatHistory;
+  /** Memory: Connect Agents… and what it wrote. */
+  readonly agentConnections: AgentConnections;
   /** How long activate() took (it never opens the store). */
   readonly activationMs: number;
 }
@@ -42,7 +51,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   context.subscriptions.push(services);
   services.logger.info(`Agent Memory ${context.extension.packageJSON.version as string} activating (Node ${process.version}, VS Code ${vscode.version})`);
   const docs = registerMemoryDocuments(context, services);
-  registerCommands(context, services, docs);
+  const chatHistory = registerChatHistory(context, services);
+  const agentConnections = registerAgentConnections(context, services);
+  registerCommands(context, services, docs, async (rt) => {
+    const stats = chatHistory.stats();
+    return agentStatusSection(agentConnections.connections(), await rt.agentActivity(), {
+      enabled: services.settings().capture.chatHistory && services.captureEnabled(), folder: chatHistory.folder, ...(stats ? { stats } : {}),
+    });
+  });
   const graphTree = registerGraphTree(context, services);
   const panels = registerKnowledgeView(context, services);
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
@@ -80,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
   const activationMs = Date.now() - started;
   services.logger.info(`Agent Memory activated in ${activationMs} ms (store opens on first use)`);
-  return { services, graphTree, tools, activationMs };
+  return { services, graphTree, tools, chatHistory, agentConnections, activationMs };
 }
 
 export async function deactivate(): Promise<void> {
