@@ -20,6 +20,7 @@ import type { ChatHistory } from './capture/chatHistory';
 import { registerAgentConnections } from './agents/connectAgents';
 import type { AgentConnections } from './agents/connectAgents';
 import { agentStatusSection } from './agents/agentStatusText';
+import { registerRecentCaptures } from './agents/recentCapturesView';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   const statusBar = registerStatusBar(context, services);
   registerImportFolder(context, services);
   registerTeamMemory(context, services);
+  registerRecentCaptures(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;

@@ -37,6 +37,8 @@ export interface ChatHistoryFollowerOptions {
   readonly maxTurnChars: number;
   /** Participants captured elsewhere (our own `@memory`). */
   readonly skipAgents: ReadonlySet<string>;
+  /** Names that address a skipped participant in the message (`memory`: `@memory …`). */
+  readonly skipMentions?: readonly string[];
   readonly logger: Logger;
   /** Replayed states kept in memory (most recently changed files). */
   readonly keepStates?: number;
@@ -161,17 +163,17 @@ export class ChatHistoryFollower {
     const view = chatSessionView(state, skips, finished);
     this.stats.skips.requests += skips.requests;
     const done = new Set(next.done);
-    const { ready, skippedOwn } = newRequestTurns(view, { maxTurnChars: this.o.maxTurnChars, skipAgents: this.o.skipAgents, done });
+    const { ready, skippedOwn } = newRequestTurns(view, { maxTurnChars: this.o.maxTurnChars, skipAgents: this.o.skipAgents, skipMentions: this.o.skipMentions ?? [], done });
     this.stats.requestsSkipped += skippedOwn;
     const sessionId = view.sessionId ?? basename(path).replace(LOG_FILE, '');
     const turns = ready.flatMap((r) => r.turns);
     if (turns.length) {
       await this.o.capture({ sessionId, file: path, turns });
-      this.stats.requestsCaptured += ready.filter((r) => r.turns.length).length;
+      this.stats.requestsCaptured += ready.filter((r) => r.turns.some((t) => t.role === 'user')).length;
       this.stats.turnsCaptured += turns.length;
       this.stats.lastCaptureAt = new Date().toISOString();
     }
-    for (const r of ready) done.add(r.requestId);
+    for (const r of ready) for (const k of r.keys) done.add(k);
     await this.o.cursors.set(path, { ...next, done: [...done] });
   }
 

@@ -158,34 +158,49 @@ export interface TurnsOptions {
   readonly maxTurnChars: number;
   /** Participants whose requests are captured elsewhere (our own `@memory`). */
   readonly skipAgents?: ReadonlySet<string>;
-  /** Request ids already handed over. */
+  /** Names the user types to address a skipped participant (`memory` for `@memory`). */
+  readonly skipMentions?: readonly string[];
+  /** Turn keys (and skipped request ids) already handed over. */
   readonly done?: ReadonlySet<string>;
 }
 
 export interface RequestTurns {
   readonly requestId: string;
   readonly turns: readonly TranscriptTurn[];
+  /** Keys to remember as handed over: the turns', or the request id of a skipped request. */
+  readonly keys: readonly string[];
 }
 
 /**
- * The turns of the finished requests not yet handed over: the user's message (key = request id),
- * tool invocations and the answer (`<id>#response`). Requests to a skipped participant, system
- * requests and unfinished ones yield nothing (unfinished ones come back once finished).
+ * The turns not yet handed over: the user's message as soon as the request is logged (key = the
+ * request id; the message is final once sent), tool invocations and the answer (`<id>#response`)
+ * once the request finished. Requests to a skipped participant and system requests yield nothing.
  */
 export function newRequestTurns(view: ChatSessionView, options: TurnsOptions): { ready: RequestTurns[]; skippedOwn: number } {
   const ready: RequestTurns[] = [];
   let skippedOwn = 0;
+  const done = options.done ?? new Set<string>();
+  const mentions = (options.skipMentions ?? []).map((m) => new RegExp(`^\\s*@${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i'));
   for (const r of view.requests) {
-    if (!r.complete || options.done?.has(r.requestId)) continue;
-    if (r.systemInitiated || (r.agentId && options.skipAgents?.has(r.agentId))) { skippedOwn++; ready.push({ requestId: r.requestId, turns: [] }); continue; }
+    if (done.has(r.requestId)) continue;
+    if (r.systemInitiated || (r.agentId && options.skipAgents?.has(r.agentId)) || mentions.some((m) => m.test(r.userText))) {
+      skippedOwn++;
+      ready.push({ requestId: r.requestId, turns: [], keys: [r.requestId] });
+      continue;
+    }
     const at = r.timestamp ? { timestamp: r.timestamp } : {};
     const turns: TranscriptTurn[] = [];
     const user = clipTurn(r.userText, options.maxTurnChars);
-    if (user) turns.push({ role: 'user', text: user, key: r.requestId, ...at });
-    r.tools.forEach((t, k) => turns.push({ role: 'tool', toolName: t.name, text: clipTurn(t.text, options.maxTurnChars), key: `${r.requestId}#tool-${k}`, ...at }));
-    const answer = clipTurn(r.responseText, options.maxTurnChars);
-    if (answer) turns.push({ role: 'assistant', text: answer, key: `${r.requestId}#response`, ...at });
-    ready.push({ requestId: r.requestId, turns });
+    const userKey = `${r.requestId}#user`;
+    if (user && !done.has(userKey)) turns.push({ role: 'user', text: user, key: r.requestId, ...at });
+    const keys = user && !done.has(userKey) ? [userKey] : [];
+    if (r.complete && !done.has(`${r.requestId}#response`)) {
+      r.tools.forEach((t, k) => turns.push({ role: 'tool', toolName: t.name, text: clipTurn(t.text, options.maxTurnChars), key: `${r.requestId}#tool-${k}`, ...at }));
+      const answer = clipTurn(r.responseText, options.maxTurnChars);
+      if (answer) turns.push({ role: 'assistant', text: answer, key: `${r.requestId}#response`, ...at });
+      keys.push(`${r.requestId}#response`);
+    }
+    if (keys.length) ready.push({ requestId: r.requestId, turns, keys });
   }
   return { ready, skippedOwn };
 }

@@ -52,7 +52,7 @@ export interface ChatHistoryContext {
 export function createChatHistoryFollower(target: ChatHistoryTarget, settings: MemorySettings, ctx: ChatHistoryContext, logger: Logger): ChatHistoryFollower {
   const { rt } = target;
   return new ChatHistoryFollower({
-    folder: target.folder, maxTurnChars: settings.capture.maxTurnChars, skipAgents: OWN_PARTICIPANTS, logger,
+    folder: target.folder, maxTurnChars: settings.capture.maxTurnChars, skipAgents: OWN_PARTICIPANTS, skipMentions: ['memory'], logger,
     cursors: {
       get: (path) => rt.store.read((db) => readChatCursor(db, path)),
       set: (path, cursor) => rt.store.write('chat-history-cursor', (db) => writeChatCursor(db, path, cursor)),

@@ -49,20 +49,27 @@ describe('capture: VS Code chat-session log', () => {
     assert.deepEqual(r.state, { requests: [{ requestId: 'd', message: 'four' }] });
   });
 
-  it('turns: finished requests only, our own participant skipped, answers and tools keyed by request', () => {
+  it('turns: the user message at once, tools and answer once finished; our own participant skipped', () => {
     const r = replay(fixture('current-mutation-log.jsonl'));
     const { ready, skippedOwn } = newRequestTurns(chatSessionView(r.state, r.skips), { maxTurnChars: 8000, skipAgents: OWN });
     assert.equal(skippedOwn, 1);
     assert.deepEqual(ready.map((x) => x.requestId), ['request_a1', 'request_a2']);
     assert.deepEqual(ready[0]?.turns.map((t) => [t.role, t.key]), [['user', 'request_a1'], ['tool', 'request_a1#tool-0'], ['assistant', 'request_a1#response']]);
-    assert.deepEqual(ready[1]?.turns, []);
+    assert.deepEqual(ready[0]?.keys, ['request_a1#user', 'request_a1#response']);
+    assert.deepEqual(ready[1], { requestId: 'request_a2', turns: [], keys: ['request_a2'] });
   });
 
-  it('an unfinished last request waits; a later request finishes it', () => {
+  it('a running request gives its message now and its answer later; @memory typed in the message is skipped too', () => {
     const r = replay(fixture('current-mutation-log.jsonl').split('\n').slice(0, 2).join('\n'));
     const view = chatSessionView(r.state, r.skips);
     assert.equal(view.requests[0]?.complete, false);
-    assert.deepEqual(newRequestTurns(view, { maxTurnChars: 8000 }).ready, []);
+    const first = newRequestTurns(view, { maxTurnChars: 8000 }).ready;
+    assert.deepEqual(first.map((x) => x.turns.map((t) => t.key)), [['request_a1']]);
+    assert.deepEqual(newRequestTurns(view, { maxTurnChars: 8000, done: new Set(first[0]?.keys) }).ready, []);
+    const mention = replay(`${line({ kind: 0, v: { requests: [{ requestId: 'm', message: { text: '@memory /remember we use tabs' } }, { requestId: 'n', message: { text: '@memoryless is a word' } }] } })}`);
+    const out = newRequestTurns(chatSessionView(mention.state, mention.skips), { maxTurnChars: 8000, skipMentions: ['memory'] });
+    assert.equal(out.skippedOwn, 1);
+    assert.deepEqual(out.ready.map((x) => x.turns.map((t) => t.text)), [[], ['@memoryless is a word']]);
   });
 
   it('unknown shapes are skipped and counted, never thrown', () => {
@@ -119,14 +126,15 @@ describe('capture: chat-history follower', () => {
     writeFileSync(file, lines.slice(0, 3).join(''));
     const f = follower();
     await f.scanAll();
-    assert.deepEqual(keys(), []); // the request is still running
+    const id = '7b1c2d3e-0000-4000-8000-000000000001';
+    assert.deepEqual(keys(), [`${id}/request_a1`]); // the message, while the answer is still running
     appendFileSync(file, lines.slice(3, 7).join(''));
     await f.fileChanged(file);
-    assert.deepEqual(keys(), ['7b1c2d3e-0000-4000-8000-000000000001/request_a1', '7b1c2d3e-0000-4000-8000-000000000001/request_a1#tool-0', '7b1c2d3e-0000-4000-8000-000000000001/request_a1#response']);
+    assert.deepEqual(keys(), [`${id}/request_a1`, `${id}/request_a1#tool-0`, `${id}/request_a1#response`]);
     appendFileSync(file, lines.slice(7).join('') + '{"kind":1,"k":["cust'); // a partial last line is left for later
     await f.fileChanged(file);
     await f.fileChanged(file);
-    assert.equal(batches.length, 1, 'the @memory request adds no batch');
+    assert.equal(batches.length, 2, 'the @memory request adds no batch');
     assert.equal(f.stats.requestsSkipped, 1);
     assert.equal(cursors.get(file)?.offset, Buffer.byteLength(lines.join('')));
     f.dispose();
@@ -147,7 +155,7 @@ describe('capture: chat-history follower', () => {
     // Appending after the reload replays the log from the start (no state in memory) and hands over only the new request.
     appendFileSync(join(tmp.dir, 's.jsonl'), line({ kind: 2, k: ['requests'], v: [{ requestId: 'r3', message: { text: 'Use port 5433 locally.' }, result: {}, response: [] }] }));
     await second.fileChanged(join(tmp.dir, 's.jsonl'));
-    assert.deepEqual(keys(), ['7b1c2d3e-0000-4000-8000-000000000001/r3']);
+    assert.deepEqual(keys(), ['7b1c2d3e-0000-4000-8000-000000000001/r3']); // its message; it has no answer
     second.dispose();
   });
 
