@@ -102,7 +102,7 @@ export function captureTurnsInTransaction(db: SqlWriter, input: AgentCaptureInpu
         content: s.content, type: s.type, importance: s.importance, sourceType: AGENT_CAPTURE_SOURCE_TYPE,
         sourceId: `${sessionKey}:${turn.key}:${s.index}`, sessionKey, agentId,
         tags: ['captured', `${HARNESS_TAG_PREFIX}${input.harness}`], who: s.role === 'user' ? 'user' : input.harness,
-        why: `said in a ${input.harness} session (turn ${turn.key})`, ...(project ? { project } : {}), ...(turn.timestamp ? { createdAt: turn.timestamp } : {}),
+        why: `said in a ${input.harness} session (turn ${turn.key})`, ...(project ? { project } : {}),
       }, deps.remember);
       if (r.duplicate) { confirm(db, r.id, nowIso); confirmedIds.push(r.id); } else memoryIds.push(...r.chunkIds);
     }
