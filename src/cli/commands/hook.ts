@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { MemoryError, userMessage } from '../../core/errors';
 import { hookCommandLine, installClaudeHooks, uninstallHooks } from '../../core/hooks/hookConfigFile';
 import { parseHookEvent } from '../../core/hooks/hookEvent';
+import type { HookEventName } from '../../core/hooks/hookEvent';
 import { runHookEvent } from '../../core/hooks/hookHandlers';
 import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
@@ -23,6 +24,8 @@ import type { CliCommand, CliIo } from '../run';
 /** Longest one hook call may take before it gives up and answers nothing (below every harness's timeout). */
 export const HOOK_DEADLINE_MS = 20_000;
 export const HOOK_LOG = 'hooks.log';
+/** Events that do something; the others answer nothing without opening the store (they cost only the process start). */
+const HANDLED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd']);
 const LOG_MAX_BYTES = 1024 * 1024;
 
 function log(storeDir: string, line: string): void {
@@ -60,6 +63,7 @@ export async function runHookCall(args: ParsedArgs, io: CliIo, stdin: string): P
   try {
     const event = parseHookEvent(stdin, { ...(stringFlag(args, 'event') ? { event: stringFlag(args, 'event') } : {}), ...(stringFlag(args, 'harness') ? { harness: stringFlag(args, 'harness') } : {}) });
     label = `${event.harness} ${event.event} session=${event.sessionId.slice(0, 80)}`;
+    if (!HANDLED_EVENTS.has(event.event)) { log(storeDir, `${label}: ok, event not used`); return 0; }
     const quiet: CliIo = { stdout: () => undefined, stderr: (t) => log(storeDir, `${label}: ${t.trim()}`) };
     const work = (async () => {
       const engine = await openCliEngine(args, quiet, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 } });

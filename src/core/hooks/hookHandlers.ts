@@ -109,7 +109,8 @@ async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent): Prom
   if (!e.transcriptPath && e.prompt) {
     capture = await engine.captureTurns({ harness: e.harness, sessionId: e.sessionId, ...(e.cwd ? { workspace: e.cwd } : {}), turns: [{ role: 'user', key: `prompt-${e.timestampMs ?? engine.nowMs()}`, text: e.prompt }], instructionTexts: instructionTexts(e.cwd) });
   }
-  if (!cfg.injectEnabled || cfg.promptTokens === 0 || !e.prompt?.trim()) return { output: undefined, note: 'no injection', ...(capture ? { capture } : {}) };
+  const captured = capture ? `; prompt captured: stored ${capture.stored}, confirmed ${capture.confirmed}` : '';
+  if (!cfg.injectEnabled || cfg.promptTokens === 0 || !e.prompt?.trim()) return { output: undefined, note: `no injection${captured}`, ...(capture ? { capture } : {}) };
   const given = new Set(engine.store.read((db) => readAgentSession(db, e.sessionId)).injected.map((m) => m.id));
   const outcome = await engine.recallDetailed({ query: e.prompt, limit: PROMPT_RECALL_LIMIT }, { track: false, explain: true });
   let left = cfg.promptTokens;
@@ -128,10 +129,10 @@ async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent): Prom
       : r.currentness?.status === 'partly-superseded' ? ' [partly superseded: prefer newer memories]' : '';
     chosen.push({ id: r.id, content: r.content, line: `- (${day(r.createdAt)}; relevance ${evidence.toFixed(2)}) ${text}${stale}` });
   }
-  if (!chosen.length) return { output: undefined, note: `nothing relevant (${outcome.items.length} recalled)`, ...(capture ? { capture } : {}) };
+  if (!chosen.length) return { output: undefined, note: `nothing relevant (${outcome.items.length} recalled)${captured}`, ...(capture ? { capture } : {}) };
   await engine.recordInjection({ harness: e.harness, sessionId: e.sessionId, memories: chosen.map((c) => ({ id: c.id, content: c.content })) });
   if (active) await markInjected(engine, key, chosen.map((c) => c.id), engine.nowMs());
-  return { output: contextOutput(e, wrap(chosen.map((c) => c.line), 'Memories relevant to this prompt (date; relevance):')), note: `injected ${chosen.length}`, injectedIds: chosen.map((c) => c.id), ...(capture ? { capture } : {}) };
+  return { output: contextOutput(e, wrap(chosen.map((c) => c.line), 'Memories relevant to this prompt (date; relevance):')), note: `injected ${chosen.length}${captured}`, injectedIds: chosen.map((c) => c.id), ...(capture ? { capture } : {}) };
 }
 
 async function captureEvent(engine: MemoryEngine<MemoryStore>, e: HookEvent): Promise<HookResult> {
