@@ -8,7 +8,9 @@ import { rememberInTransaction } from '../memory/remember';
 import type { RememberDeps } from '../memory/remember';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import type { AgentActivity, AgentCaptureInput, AgentCaptureReport, CapturedMemory, SkipReason } from './agentCaptureTypes';
-import { contentWords, instructionSentences, jaccard, pathExcluded, statementJunk, stripContext, turnJunk } from './agentJunkGuards';
+import { contentWords, cueStatements, instructionSentences, jaccard, pathExcluded, statementJunk, stripContext, turnJunk } from './agentJunkGuards';
+import { nameKey } from '../extraction/contract';
+import { HEURISTIC_IMPORTANCE } from '../extraction/heuristicExtractor';
 import { noteActivity, readActivity, readAgentSession, writeAgentSession } from './agentSessionLedger';
 import { memorableStatements, proseOf } from './memorableTurns';
 import { projectFromCwd } from './transcriptTypes';
@@ -91,7 +93,17 @@ export function captureTurnsInTransaction(db: SqlWriter, input: AgentCaptureInpu
     if (turn.role === 'tool') continue;
     const prose = proseOf(text);
     if (!prose.trim()) { skip('code'); continue; }
-    const statements = memorableStatements({ format: 'jsonl', sessionId: input.sessionId, turns: [{ ...turn, text: prose }] }, deps.capture, deps.extraction);
+    const statements = [...memorableStatements({ format: 'jsonl', sessionId: input.sessionId, turns: [{ ...turn, text: prose }] }, deps.capture, deps.extraction)];
+    if (turn.role === 'user') {
+      // sentences already covered by an extracted statement are not added twice
+      const covered = statements.map((s) => nameKey(s.content));
+      for (const c of cueStatements(prose)) {
+        const key = nameKey(c.content);
+        if (covered.some((k) => k.includes(key) || key.includes(k))) continue;
+        covered.push(key);
+        statements.push({ content: c.content, type: c.type, importance: HEURISTIC_IMPORTANCE[c.type], turnKey: turn.key, index: statements.length, role: 'user' });
+      }
+    }
     if (!statements.length) { skip('no-statement'); continue; }
     for (const s of statements) {
       const why = statementJunk(s.content, { injected, instructionSentences: instructions });

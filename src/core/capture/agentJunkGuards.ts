@@ -98,9 +98,37 @@ export const INSTRUCTION_CONTAINMENT = 0.75;
 export function statementJunk(statement: string, context: { readonly injected: readonly ReadonlySet<string>[]; readonly instructionSentences: readonly ReadonlySet<string>[] }): SkipReason | undefined {
   const words = contentWords(statement);
   if (words.size === 0) return 'empty';
-  for (const m of context.injected) if (containment(words, m) >= ECHO_CONTAINMENT) return 'echo';
+  // an echo either says little beyond the memory, or carries (almost) all of the memory inside it
+  for (const m of context.injected) if (containment(words, m) >= ECHO_CONTAINMENT || (m.size >= 3 && containment(m, words) >= ECHO_CONTAINMENT + 0.2)) return 'echo';
   for (const s of context.instructionSentences) if (containment(words, s) >= INSTRUCTION_CONTAINMENT) return 'instructions';
+  // a statement stitched from several instruction lines ("use strict mode and run the tests first")
+  if (words.size >= 3 && context.instructionSentences.length) {
+    const all = new Set<string>();
+    for (const s of context.instructionSentences) for (const w of s) all.add(w);
+    if (containment(words, all) >= INSTRUCTION_CONTAINMENT + 0.05) return 'instructions';
+  }
   return undefined;
+}
+
+const DECISION_CUE = /\b(?:decided|chose|choose|picked|selected|went with|settled on|adopted|opted for|will use|(?:are|'re|am|'m) (?:moving|switching|migrating) (?:to|the)|moved to|switched to|migrated to|standardi[sz]ed? on)\b|^\s*(?:from now on|going forward|as of today)\b/i;
+const PREFERENCE_CUE = /\b(?:I|we)\s+(?:(?:really |strongly )?prefer|like|'d rather|would rather|favou?r)\b|^\s*prefer\b/i;
+const CONSTRAINT_CUE = /\b(?:must|mustn't|never|always|do not|don't|should never|is not allowed|are not allowed|is required|are required)\b/i;
+
+/**
+ * The user's own rule-like sentences the entity-driven extractor can miss because they name no
+ * technology ("never log full card numbers", "I like short commit messages"): a sentence with a
+ * decision, preference or constraint cue, four words or more, not a question. User turns only:
+ * an assistant's sentences with such cues are mostly narration of its own plan.
+ */
+export function cueStatements(prose: string): { content: string; type: 'decision' | 'preference' | 'constraint' }[] {
+  const out: { content: string; type: 'decision' | 'preference' | 'constraint' }[] = [];
+  for (const raw of prose.split(/(?<=[.!])\s+|\r?\n+/)) {
+    const s = raw.trim();
+    if (!s || s.endsWith('?') || s.split(/\s+/).length < 4 || contentWords(s).size < 3) continue;
+    const type = PREFERENCE_CUE.test(s) ? 'preference' : DECISION_CUE.test(s) ? 'decision' : CONSTRAINT_CUE.test(s) ? 'constraint' : undefined;
+    if (type) out.push({ content: s, type });
+  }
+  return out;
 }
 
 /** Sentences of an instruction file as word sets (headings and bullets are sentences too). */

@@ -117,6 +117,8 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   get embedder(): TrackedEmbedder | undefined { return this.pipeline.embedding.embedder; }
   get llm(): LlmClient | undefined { return this.pipeline.llm; }
   get currentSettings(): EngineSettings { return this.settings; }
+  /** The host's clock (hooks and adapters time their records with it, so tests can drive it). */
+  nowMs(): number { return this.host.clock.now(); }
 
   /** The configured head rerankers (models.rerankProvider), built with the pipeline. */
   get rerankers(): RerankerSet { return this.pipeline.rerankers; }
