@@ -32,7 +32,19 @@ function chatLogs(profileDir: string): string[] {
  * once it is dismissed. Closes it when it is showing.
  */
 async function dismissSignIn(page: Page): Promise<void> {
-  if (await page.getByText('Sign in to use GitHub Copilot').first().isVisible().catch(() => false)) await page.keyboard.press('Escape');
+  if (!(await page.getByText('Sign in to use GitHub Copilot').first().isVisible().catch(() => false))) return;
+  const close = page.locator('.monaco-dialog-box .dialog-close, .monaco-dialog-box [aria-label="Close"]').first();
+  if (await close.isVisible().catch(() => false)) await close.click().catch(() => undefined);
+  else await page.keyboard.press('Escape');
+}
+
+/** The dialog comes back while the setup agent's request is pending: keep closing it until it stays away. */
+async function clearSignIn(page: Page): Promise<void> {
+  for (let quiet = 0, i = 0; quiet < 3 && i < 20; i++) {
+    const showing = await page.getByText('Sign in to use GitHub Copilot').first().isVisible().catch(() => false);
+    if (showing) { quiet = 0; await dismissSignIn(page); } else quiet++;
+    await sleep(700);
+  }
 }
 
 async function waitForLog(page: Page, profileDir: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
@@ -104,6 +116,7 @@ export const tests: E2eTest[] = [
       await statePlainly(page, DECISION);
       const log = await waitForLog(page, profileDir, /integer cents/);
       console.log(`  chat log: ${log.replace(profileDir, '<profile>')} (${describeLog(log)})`);
+      await clearSignIn(page);
       await screenshot('chat-history-decision-stated');
       await sleep(8_000); // longer than the follower's poll: were it on, it would have captured by now
       assert.deepEqual((await captures(profileDir)).filter((m) => /integer cents/.test(m.content)), [], 'off by default: nothing captured');
@@ -119,6 +132,7 @@ export const tests: E2eTest[] = [
       assert.equal(mine.length, 1);
       assert.equal(mine[0]?.harness, 'vscode-chat-history');
       firstCount = captured.length;
+      await clearSignIn(page);
       await runPaletteCommand(page, 'Chat: New Chat');
       await openChat(page);
       await askInChat(page, '@memory how does the ledger service store money amounts?');
@@ -135,11 +149,13 @@ export const tests: E2eTest[] = [
       await runPaletteCommand(page, 'Developer: Reload Window');
       await sleep(3_000);
       await waitForWorkbench(page);
+      await clearSignIn(page);
       // After the reload the follower reads every log again from its cursors: a new decision in a
       // new chat is captured (so it ran), and the first one is still there exactly once.
       await runPaletteCommand(page, 'Chat: New Chat');
       await statePlainly(page, SECOND);
       await waitForLog(page, profileDir, /fiscal year/);
+      await clearSignIn(page);
       const after = await waitForCapture(profileDir, /fiscal year/, 60_000);
       const counts = (re: RegExp): number => after.filter((m) => re.test(m.content)).length;
       console.log(`  after reload: ${after.length} captures (${counts(/integer cents/)} of the first decision, ${counts(/fiscal year/)} of the second)`);
