@@ -136,7 +136,8 @@ export const tests: E2eTest[] = [
       await runPaletteCommand(page, 'Chat: New Chat');
       await openChat(page);
       await askInChat(page, '@memory how does the ledger service store money amounts?');
-      const response = page.locator('.interactive-item-container.interactive-response').last();
+      // Chat: New Chat opens the new chat in an editor beside the old one: read @memory's answer, not the setup agent's.
+      const response = page.locator('.interactive-item-container.interactive-response').filter({ hasText: 'Agent Memory' }).last();
       const answer = await waitForText(response, /integer cents/, 45_000);
       console.log(`  @memory answered: ${answer.slice(0, 300).replace(/\s+/g, ' ')}`);
       await screenshot('chat-history-recalled-in-new-chat');
