@@ -14,7 +14,7 @@ export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 's
 /** Flags that always take a value (`--name value` or `--name=value`). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   'store', 'workspace', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
-  'query', 'role', 'harness', 'agent', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set',
+  'query', 'role', 'harness', 'agent', 'event', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set',
 ]);
 
 /**

@@ -23,6 +23,7 @@ import { storeCommand } from './commands/store';
 import { teamCommand } from './commands/team';
 import { extractCommand } from './commands/extract';
 import { configCommand } from './commands/config';
+import { hookCommand, normaliseHookArgv } from './commands/hook';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -71,6 +72,11 @@ commands:
   config list [--json] | get KEY [--json] | set KEY VALUE | unset KEY
                        the settings every command runs on (the VS Code agentMemory.* keys), with where each
                        value comes from: --set KEY=VALUE > AGENT_MEMORY_<KEY> > <store>/config.json > default
+  hook [--event NAME] [--harness vscode|claude-code|copilot]
+                       one agent hook call: the harness's JSON on stdin, context JSON on stdout; always exits 0
+                       (errors go to <store>/hooks.log); docs/agents.md
+  hook install|uninstall --harness claude-code [--project [DIR]]
+                       add or remove exactly our hooks in ~/.claude/settings.json (or DIR/.claude/settings.json)
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -99,6 +105,7 @@ const commands: Record<string, CliCommand> = {
   team: teamCommand,
   extract: extractCommand,
   config: configCommand,
+  hook: hookCommand,
 };
 
 /** The flags each command takes; anything else is a usage error (exit 2). */
@@ -122,12 +129,13 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   team: ['json', 'project', 'model', 'limit', 'only', 'full'],
   extract: ['json', 'stdin', 'who'],
   config: ['json'],
+  hook: ['event', 'harness', 'project'],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let args: ParsedArgs;
   try {
-    args = parseArgs(argv);
+    args = parseArgs(normaliseHookArgv(argv));
   } catch (e) {
     io.stderr(`agent-memory: ${userMessage(e)}\n${USAGE}`);
     return 2;

@@ -16,12 +16,22 @@ import { registerStatusBar } from './status/statusBar';
 import { registerImportFolder } from './capture/importFolder';
 import { registerTeamMemory } from './team/teamMemory';
 import { registerWorkspaceGazetteer } from './gazetteer/workspaceGazetteer';
+import { registerChatHistory } from './capture/chatHistory';
+import type { ChatHistory } from './capture/chatHistory';
+import { registerAgentConnections } from './agents/connectAgents';
+import type { AgentConnections } from './agents/connectAgents';
+import { agentStatusSection } from './agents/agentStatusText';
+import { registerRecentCaptures } from './agents/recentCapturesView';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
   readonly services: Services;
   readonly graphTree: GraphTreeProvider;
   readonly tools: ReturnType<typeof createTools>;
+  /** The VS Code chat-history follower (agentMemory.capture.chatHistory). */
+  readonly chatHistory: ChatHistory;
+  /** Memory: Connect Agents… and what it wrote. */
+  readonly agentConnections: AgentConnections;
   /** How long activate() took (it never opens the store). */
   readonly activationMs: number;
 }
@@ -43,7 +53,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   context.subscriptions.push(services);
   services.logger.info(`Agent Memory ${context.extension.packageJSON.version as string} activating (Node ${process.version}, VS Code ${vscode.version})`);
   const docs = registerMemoryDocuments(context, services);
-  registerCommands(context, services, docs);
+  const chatHistory = registerChatHistory(context, services);
+  const agentConnections = registerAgentConnections(context, services);
+  registerCommands(context, services, docs, async (rt) => {
+    const stats = chatHistory.stats();
+    return agentStatusSection(agentConnections.connections(), await rt.agentActivity(), {
+      enabled: services.settings().capture.chatHistory && services.captureEnabled(), folder: chatHistory.folder, ...(stats ? { stats } : {}),
+    });
+  });
   const graphTree = registerGraphTree(context, services);
   const panels = registerKnowledgeView(context, services);
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
@@ -54,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   registerImportFolder(context, services);
   registerTeamMemory(context, services);
   registerWorkspaceGazetteer(context, services);
+  registerRecentCaptures(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;
@@ -82,7 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
   const activationMs = Date.now() - started;
   services.logger.info(`Agent Memory activated in ${activationMs} ms (store opens on first use)`);
-  return { services, graphTree, tools, activationMs };
+  return { services, graphTree, tools, chatHistory, agentConnections, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -23,7 +23,7 @@ function uriLabel(v: unknown): string | undefined {
   return path ? path.split(/[\\/]/).filter(Boolean).pop() : undefined;
 }
 
-function requestText(message: unknown): string {
+export function requestText(message: unknown): string {
   if (typeof message === 'string') return message;
   if (!isRecord(message)) return '';
   if (typeof message.text === 'string' && message.text.trim()) return message.text;
@@ -31,9 +31,9 @@ function requestText(message: unknown): string {
   return typeof message.text === 'string' ? message.text : '';
 }
 
-interface ResponsePieces { readonly text: string; readonly tools: { name: string; text: string }[] }
+export interface ResponsePieces { readonly text: string; readonly tools: { name: string; text: string }[] }
 
-function responsePieces(response: unknown): ResponsePieces {
+export function responsePieces(response: unknown): ResponsePieces {
   const items = Array.isArray(response) ? response : response === undefined || response === null ? [] : [response];
   let text = '';
   const tools: { name: string; text: string }[] = [];

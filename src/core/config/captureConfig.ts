@@ -20,6 +20,8 @@ export interface CaptureConfig {
   readonly watchDebounceMs: number;
   /** Watched folder; empty = off (the default: capture is opt-in). */
   readonly importFolder: string;
+  /** Follow this workspace's VS Code chat-session logs (off by default: opt-in, docs/agents.md). */
+  readonly chatHistory: boolean;
 }
 
 export const DEFAULT_CAPTURE_CONFIG: CaptureConfig = {
@@ -31,6 +33,7 @@ export const DEFAULT_CAPTURE_CONFIG: CaptureConfig = {
   maxFileBytes: 50 * 1024 * 1024,
   watchDebounceMs: 1_500,
   importFolder: '',
+  chatHistory: false,
 };
 
 function num(v: unknown, def: number, min: number, max: number): number {
@@ -48,5 +51,6 @@ export function resolveCaptureConfig(partial: Partial<CaptureConfig> = {}): Capt
     maxFileBytes: Math.round(num(partial.maxFileBytes, d.maxFileBytes, 1_024, 1024 * 1024 * 1024)),
     watchDebounceMs: Math.round(num(partial.watchDebounceMs, d.watchDebounceMs, 50, 60_000)),
     importFolder: typeof partial.importFolder === 'string' ? partial.importFolder.trim() : d.importFolder,
+    chatHistory: typeof partial.chatHistory === 'boolean' ? partial.chatHistory : d.chatHistory,
   };
 }

@@ -6,6 +6,8 @@
  * `get(key)` returns a setting's value or undefined — the extension passes VS Code's configuration,
  * the CLI its config.json / environment / `--set` layers (docs/configuration.md).
  */
+import { resolveAgentsConfig } from './agentsConfig';
+import type { AgentsConfig } from './agentsConfig';
 import { resolveCaptureConfig } from './captureConfig';
 import type { CaptureConfig } from './captureConfig';
 import { resolveExtractionConfig } from './extractionConfig';
@@ -87,6 +89,8 @@ export interface MemorySettings {
   readonly captureEnabled: boolean;
   /** Transcript import limits and the watched import folder ('' = off). */
   readonly capture: CaptureConfig;
+  /** Agent hooks and agent capture (agentsConfig.ts, docs/agents.md). */
+  readonly agents: AgentsConfig;
   /** Ask before memory_remember / memory_pin write (agent mode and other participants). */
   readonly confirmToolWrites: boolean;
   /** Minimum level of core service lines in the output channel. */
@@ -159,6 +163,7 @@ export function readMemorySettings(get: SettingGetter, onProblem: (message: stri
     },
     captureEnabled: valueAt(tree, 'capture.enabled') as boolean,
     capture: resolveCaptureConfig(section(tree, 'capture')),
+    agents: resolveAgentsConfig(section(tree, 'agents')),
     confirmToolWrites: valueAt(tree, 'tools.confirmWrites') as boolean,
     logLevel: valueAt(tree, 'log.level') as LogLevel,
     team: {

@@ -323,6 +323,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     markdownDescription: "Folder watched for transcripts of other agents (VS Code chat exports `.json`, Claude Code session `.jsonl`, generic JSONL); new and appended files are imported. Empty (the default) turns watching off. Only in trusted workspaces.",
   },
   {
+    key: 'capture.chatHistory', type: 'boolean', default: false, scope: 'window', restricted: true, target: 'capture.chatHistory',
+    markdownDescription: "Capture this workspace's VS Code chat history: follow the chat session logs VS Code keeps for the open workspace (every participant and mode, e.g. Copilot agent mode) and remember what is worth remembering from them. Off by default. `@memory` requests are captured already and skipped here. Only in trusted workspaces with `#agentMemory.capture.enabled#` on. See docs/agents.md.",
+  },
+  {
     key: 'capture.maxMemoriesPerTranscript', type: 'integer', default: 50, minimum: 0, maximum: 1000, scope: 'window', target: 'capture.maxMemoriesPerTranscript',
     description: "Most memories one imported transcript contributes (its session summary is extra).",
   },
@@ -345,6 +349,38 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     key: 'capture.maxTurnChars', type: 'integer', default: 8000, minimum: 200, maximum: 200000, scope: 'window', target: 'capture.maxTurnChars',
     description: "Longest turn text kept from an imported transcript (longer turns, e.g. tool output, are cut).",
+  },
+  {
+    key: 'agents.sessionStartTokens', type: 'integer', default: 1500, minimum: 0, maximum: 12000, target: 'agents.sessionStartTokens',
+    description: "Token budget of the memories an agent hook adds when an agent session starts (Claude Code, VS Code agents, Copilot CLI). 0 adds none.",
+  },
+  {
+    key: 'agents.promptTokens', type: 'integer', default: 600, minimum: 0, maximum: 12000, target: 'agents.promptTokens',
+    description: "Token budget of the memories an agent hook adds to one prompt. 0 adds none.",
+  },
+  {
+    key: 'agents.relevanceBar', type: 'number', default: 0.45, minimum: 0, maximum: 1, target: 'agents.relevanceBar',
+    description: "Least relevance a memory needs before an agent hook adds it to a prompt (its similarity to the prompt, or the share of the prompt's terms it contains). Nothing is added when nothing reaches it.",
+  },
+  {
+    key: 'agents.inject', type: 'boolean', default: true, target: 'agents.injectEnabled',
+    description: "Let agent hooks add memories to agent sessions. Off: hooks only capture.",
+  },
+  {
+    key: 'agents.capture.vscode', type: 'boolean', default: true, target: 'agents.captureVscode',
+    description: "Capture memorable statements from VS Code agent sessions (hooks and chat history).",
+  },
+  {
+    key: 'agents.capture.claudeCode', type: 'boolean', default: true, target: 'agents.captureClaudeCode',
+    description: "Capture memorable statements from Claude Code sessions (hooks).",
+  },
+  {
+    key: 'agents.capture.copilot', type: 'boolean', default: true, target: 'agents.captureCopilot',
+    description: "Capture memorable statements from Copilot CLI and cloud agent sessions (hooks).",
+  },
+  {
+    key: 'agents.excludePaths', type: 'array', default: [], itemType: 'string', scope: 'machine-overridable', target: 'agents.excludePaths',
+    markdownDescription: "Workspaces and folders nothing is captured from, as globs (`**` any depth), e.g. `**/secret-project/**`.",
   },
 ];
 

@@ -6,7 +6,10 @@
  * the same thing in every host. It reaches the host only through the injected HostContext and plain
  * settings values; settings changes rebuild the pipeline around the open store (`reconfigure`).
  */
-import { userMessage } from '../errors';
+import { agentActivity, captureTurnsInTransaction, recentCaptures } from '../capture/agentCapture';
+import type { AgentActivity, AgentCaptureInput, AgentCaptureReport, CapturedMemory } from '../capture/agentCaptureTypes';
+import { noteInjected } from '../capture/agentSessionLedger';
+import { MemoryError, userMessage } from '../errors';
 import type { HostContext, LlmClient } from '../hostContext';
 import { ingestMemories } from '../ingest/jsonlIngest';
 import type { IngestResult } from '../ingest/jsonlIngest';
@@ -115,6 +118,8 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   get embedder(): TrackedEmbedder | undefined { return this.pipeline.embedding.embedder; }
   get llm(): LlmClient | undefined { return this.pipeline.llm; }
   get currentSettings(): EngineSettings { return this.settings; }
+  /** The host's clock (hooks and adapters time their records with it, so tests can drive it). */
+  nowMs(): number { return this.host.clock.now(); }
 
   /** The configured head rerankers (models.rerankProvider), built with the pipeline. */
   get rerankers(): RerankerSet { return this.pipeline.rerankers; }
@@ -161,6 +166,43 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
     const r = await ingestMemories(this.store, inputs, this.rememberDeps());
     this.poke();
     return r;
+  }
+
+  /**
+   * Agent capture (docs/agents.md): the turns of one agent session, from a hook's transcript or
+   * VS Code's chat history, through the junk guards into memories with provenance. Idempotent per
+   * (sessionId, turn key) across harnesses; one transaction.
+   */
+  async captureTurns(input: AgentCaptureInput): Promise<AgentCaptureReport> {
+    if (typeof input.sessionId !== 'string' || !input.sessionId.trim()) throw new MemoryError('E_INVALID_INPUT', 'Agent capture needs the session id.');
+    if (typeof input.harness !== 'string' || !input.harness.trim()) throw new MemoryError('E_INVALID_INPUT', 'Agent capture needs the harness name.');
+    if (!Array.isArray(input.turns)) throw new MemoryError('E_INVALID_INPUT', 'Agent capture needs the turns as a list.');
+    const deps = { remember: this.rememberDeps(), capture: this.settings.capture, agents: this.settings.agents, extraction: this.settings.extraction };
+    const r = await this.store.write('agent-capture', (db) => captureTurnsInTransaction(db, input, deps));
+    if (r.stored > 0) this.poke();
+    return r;
+  }
+
+  /**
+   * Tells agent capture which memories a session was given (a hook's injection, @memory's or a
+   * tool's answer): they are never captured back from that session (the echo guard), and a hook
+   * never injects them into it again.
+   */
+  async recordInjection(input: { readonly harness: string; readonly sessionId: string; readonly memories: readonly { readonly id: string; readonly content: string }[] }): Promise<void> {
+    if (!input.sessionId.trim()) throw new MemoryError('E_INVALID_INPUT', 'Recording an injection needs the session id.');
+    const nowIso = new Date(this.host.clock.now()).toISOString();
+    await this.store.write('agent-injection', (db) => noteInjected(db, input.harness, input.sessionId, input.memories, nowIso));
+  }
+
+  /** The latest captured memories, newest first (default 50). */
+  async recentCaptures(opts: { readonly limit?: number } = {}): Promise<CapturedMemory[]> {
+    return this.store.read((db) => recentCaptures(db, opts.limit ?? 50));
+  }
+
+  /** Per harness: last injection, last capture, captured today and in all. */
+  async agentActivity(): Promise<AgentActivity[]> {
+    const nowMs = this.host.clock.now();
+    return this.store.read((db) => agentActivity(db, nowMs));
   }
 
   /**

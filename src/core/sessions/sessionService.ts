@@ -57,6 +57,8 @@ export interface SessionStartOptions {
   readonly harness?: string | null;
   /** First prompt or other text whose tokens help resolve focal entities. */
   readonly query?: string;
+  /** Token budget of this start's injection (default session.maxInjectTokens; agent hooks use agents.sessionStartTokens). */
+  readonly maxInjectTokens?: number;
 }
 
 export interface SessionStartResult {
@@ -118,7 +120,8 @@ export class SessionService {
         }
       }
     }
-    const built = await buildSessionStart({ ...this.deps, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
+    const session = options.maxInjectTokens !== undefined ? { ...this.deps.session, maxInjectTokens: Math.max(0, options.maxInjectTokens) } : this.deps.session;
+    const built = await buildSessionStart({ ...this.deps, session, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
     this.mine.add(key);
     return { sessionKey: key, created: !existing, ...built, ended };
   }

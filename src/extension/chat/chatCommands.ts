@@ -8,6 +8,8 @@ import { forget, rememberText, setEntityPinned } from '../actions/memoryActions'
 import { memoryUri } from '../documents/memoryDocuments';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import { formatStatusMarkdown } from '../status/statusText';
+import { agentActivity } from '../../core/capture/agentCapture';
+import { capturedTodayLine } from '../agents/agentStatusText';
 import { teamStatusLine } from '../team/teamMemory';
 import type { Services } from '../host/services';
 import type { ChatOutput } from './chatOutput';
@@ -68,4 +70,5 @@ export function statusFromChat(services: Services, rt: MemoryEngine, out: ChatOu
   out.markdown(formatStatusMarkdown(rt.status(), services.llmChoice().description, services.captureEnabled()));
   const team = teamStatusLine();
   if (team) out.markdown(`\n\n${team}`);
+  out.markdown(`\n\n${capturedTodayLine(rt.store.read((db) => agentActivity(db, services.host.clock.now())))}`);
 }

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../host/services';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import { promptLlmConsentIfNeeded } from '../host/services';
 import { KNOWLEDGE_VIEW_ID } from '../knowledge/knowledgeView';
 import { LLM_API_KEY_SECRET } from '../../core/llm/configuredLlm';
@@ -22,7 +23,7 @@ import { registerMemoryCommands } from './memoryCommands';
 import { registerModelCommands } from './modelCommands';
 
 /** The Show Status document, read from the open store now (statusText.ts#statusDocument). */
-async function statusText(services: Services): Promise<string> {
+async function statusText(services: Services, extra?: StatusSection): Promise<string> {
   const rt = await services.runtime();
   const feedback = rt.loop.config.feedback;
   const nowMs = services.host.clock.now();
@@ -34,19 +35,23 @@ async function statusText(services: Services): Promise<string> {
       healthReason: health.length ? undefined : healthEmptyReason(db, AGENT_ID, undefined, DEFAULT_MIN_COMPARISONS),
     };
   });
-  return statusDocument(rt.status(), services.llmChoice().description, services.captureEnabled(), {
+  const doc = statusDocument(rt.status(), services.llmChoice().description, services.captureEnabled(), {
     ...read, telemetry: rt.loop.sessions.feedbackTelemetry(), minComparisons: DEFAULT_MIN_COMPARISONS,
   });
+  return extra ? `${doc}\n${await extra(rt)}` : doc;
 }
+
+/** A section another feature adds to the Show Status document (the agents, agents/agentStatusText.ts). */
+export type StatusSection = (rt: MemoryEngine) => Promise<string>;
 
 /**
  * Memory: Show Status — a rendered, read-only preview of agent-memory:/status.md (never an
  * untitled document: that would be dirty, and chat attaches it as context). Returns the Markdown
  * (for callers and tests).
  */
-async function showStatus(services: Services, docs: MemoryDocuments): Promise<string> {
-  const text = await statusText(services);
-  docs.setStatusSource(() => statusText(services));
+async function showStatus(services: Services, docs: MemoryDocuments, extra?: StatusSection): Promise<string> {
+  const text = await statusText(services, extra);
+  docs.setStatusSource(() => statusText(services, extra));
   await showRenderedDocument(docs.refreshStatus());
   return text;
 }
@@ -65,14 +70,14 @@ async function enableLanguageModel(services: Services): Promise<void> {
   await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', pick.id, vscode.ConfigurationTarget.Global);
 }
 
-export function registerCommands(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
+export function registerCommands(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments, extraStatus?: StatusSection): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentMemory.showLogs', () => services.logger.show(true)),
     vscode.commands.registerCommand('agentMemory.openKnowledgePanel', async () => {
       await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
     }),
   );
-  registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services, docs));
+  registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services, docs, extraStatus));
   registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel(services));
   registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
     const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import type { Services } from '../host/services';
 import { statusBarText, statusLines } from './statusText';
+import { agentActivity } from '../../core/capture/agentCapture';
+import { capturedTodayLine } from '../agents/agentStatusText';
 
 /** Store changes closer together than this update the item once. */
 export const STATUS_DEBOUNCE_MS = 300;
@@ -27,8 +29,11 @@ export function registerStatusBar(context: vscode.ExtensionContext, services: Se
     if (!rt) return;
     try {
       const s = rt.status();
-      item.text = statusBarText(s);
-      const md = new vscode.MarkdownString(`**Agent Memory**\n\n${statusLines(s, services.llmChoice().description, services.captureEnabled()).map((l) => `- ${l}`).join('\n')}`);
+      const activity = rt.store.read((db) => agentActivity(db, services.host.clock.now()));
+      const today = activity.reduce((n, a) => n + a.capturedToday, 0);
+      item.text = `${statusBarText(s)}${today ? ` +${today} today` : ''}`;
+      const lines = [...statusLines(s, services.llmChoice().description, services.captureEnabled()), capturedTodayLine(activity)];
+      const md = new vscode.MarkdownString(`**Agent Memory**\n\n${lines.map((l) => `- ${l}`).join('\n')}`);
       item.tooltip = md;
       if (s.pendingJobs > 0 && !poll) poll = setInterval(update, STATUS_POLL_MS);
       if (s.pendingJobs === 0 && poll) { clearInterval(poll); poll = undefined; }

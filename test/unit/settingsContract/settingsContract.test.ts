@@ -13,6 +13,8 @@ import './modelContract';
 import './llmContract';
 import './extensionContract';
 import './teamContract';
+import './agentsContract';
+import './chatHistoryContract';
 
 /**
  * Settings known to do nothing yet (none today): listed so the suite stays green while a fix is in

@@ -1,0 +1,122 @@
+/**
+ * `agent-memory hook [--event NAME] [--harness vscode|claude-code|copilot]`: one agent hook call
+ * (docs/agents.md). Reads the harness's JSON on stdin, writes the harness's JSON on stdout when
+ * there is context to add, and ALWAYS exits 0: a failure of ours (bad payload, missing transcript,
+ * a busy store, a timeout) is written to `<store>/hooks.log` and the hook answers nothing, so the
+ * agent is never blocked or broken by it.
+ *
+ * `agent-memory hook install|uninstall --harness claude-code [--project [DIR]]`: adds (or removes
+ * exactly) our hooks in ~/.claude/settings.json, or DIR/.claude/settings.json with --project.
+ */
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { MemoryError, userMessage } from '../../core/errors';
+import { hookCommandLine, installClaudeHooks, uninstallHooks } from '../../core/hooks/hookConfigFile';
+import { parseHookEvent } from '../../core/hooks/hookEvent';
+import type { HookEventName } from '../../core/hooks/hookEvent';
+import { runHookEvent } from '../../core/hooks/hookHandlers';
+import { stringFlag } from '../args';
+import type { ParsedArgs } from '../args';
+import { cliStoreDir, noCliLlm, openCliEngine } from '../openCliStore';
+import type { CliCommand, CliIo } from '../run';
+
+/** Longest one hook call may take before it gives up and answers nothing (below every harness's timeout). */
+export const HOOK_DEADLINE_MS = 20_000;
+export const HOOK_LOG = 'hooks.log';
+/** Events that do something; the others answer nothing without opening the store (they cost only the process start). */
+const HANDLED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd']);
+const LOG_MAX_BYTES = 1024 * 1024;
+
+function log(storeDir: string, line: string): void {
+  try {
+    mkdirSync(storeDir, { recursive: true });
+    const path = join(storeDir, HOOK_LOG);
+    try {
+      if (statSync(path).size > LOG_MAX_BYTES) {
+        const text = readFileSync(path, 'utf8');
+        writeFileSync(path, text.slice(text.length / 2));
+      }
+    } catch { /* no log yet */ }
+    appendFileSync(path, `${new Date().toISOString()} ${line.replace(/\s+/g, ' ')}\n`);
+  } catch { /* a hook never fails because its log could not be written */ }
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((res, rej) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (c: Buffer) => chunks.push(c));
+    process.stdin.on('end', () => res(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', rej);
+  });
+}
+
+/** Set when a call gave up at its deadline: the CLI then exits instead of waiting for the abandoned work. */
+let timedOut = false;
+
+/** Runs one hook call from `stdin`; never throws, always 0. Exposed for tests that pass the payload. */
+export async function runHookCall(args: ParsedArgs, io: CliIo, stdin: string): Promise<number> {
+  const storeDir = cliStoreDir(args);
+  const started = Date.now();
+  let label = 'hook';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const event = parseHookEvent(stdin, { ...(stringFlag(args, 'event') ? { event: stringFlag(args, 'event') } : {}), ...(stringFlag(args, 'harness') ? { harness: stringFlag(args, 'harness') } : {}) });
+    label = `${event.harness} ${event.event} session=${event.sessionId.slice(0, 80)}`;
+    if (!HANDLED_EVENTS.has(event.event)) { log(storeDir, `${label}: ok, event not used`); return 0; }
+    const quiet: CliIo = { stdout: () => undefined, stderr: (t) => log(storeDir, `${label}: ${t.trim()}`) };
+    const work = (async () => {
+      const engine = await openCliEngine(args, quiet, { llm: noCliLlm, settings: { 'models.intraOpThreads': 1 } });
+      try { return await runHookEvent(engine, event); } finally { await engine.close(); }
+    })();
+    const deadline = new Promise<never>((_, rej) => { timer = setTimeout(() => (timedOut = true, rej(new MemoryError('E_TIMEOUT', `gave up after ${HOOK_DEADLINE_MS} ms (store busy?); nothing was answered`))), HOOK_DEADLINE_MS); });
+    const result = await Promise.race([work, deadline]);
+    if (result.output) io.stdout(JSON.stringify(result.output) + '\n');
+    log(storeDir, `${label}: ok in ${Date.now() - started} ms: ${result.note}`);
+  } catch (e) {
+    log(storeDir, `${label}: ERROR ${userMessage(e)} (after ${Date.now() - started} ms; nothing answered)`);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  return 0;
+}
+
+function claudeSettingsPath(args: ParsedArgs): string {
+  const project = args.flags.project;
+  if (project === undefined) return join(process.env.HOME ?? homedir(), '.claude', 'settings.json');
+  return join(resolve(typeof project === 'string' ? project : '.'), '.claude', 'settings.json');
+}
+
+function installCommand(args: ParsedArgs, io: CliIo, remove: boolean): number {
+  const harness = stringFlag(args, 'harness');
+  if (harness !== 'claude-code') throw new MemoryError('E_USAGE', `hook ${remove ? 'uninstall' : 'install'} needs --harness claude-code (VS Code and Copilot are connected from VS Code: Memory: Connect Agents…).`);
+  const path = claudeSettingsPath(args);
+  if (remove) {
+    const n = uninstallHooks(path);
+    io.stdout(n ? `Removed ${n} Agent Memory hook(s) from ${path}.\n` : `No Agent Memory hooks in ${path}; nothing changed.\n`);
+    return 0;
+  }
+  const cli = realpathSync(process.argv[1] ?? '');
+  const command = hookCommandLine(process.execPath, cli, 'claude-code', cliStoreDir(args));
+  const added = installClaudeHooks(path, command);
+  io.stdout(`Added to ${path} (other settings and hooks kept):\n${JSON.stringify({ hooks: added }, null, 2)}\nUndo with: agent-memory hook uninstall --harness claude-code${args.flags.project !== undefined ? ' --project' : ''}\n`);
+  return 0;
+}
+
+export const hookCommand: CliCommand = async (args, io) => {
+  const sub = args.positionals[0];
+  if (sub === 'install' || sub === 'uninstall') return installCommand(args, io, sub === 'uninstall');
+  if (sub !== undefined) throw new MemoryError('E_USAGE', `unknown hook subcommand '${sub}' (install, uninstall, or none to handle one event from stdin)`);
+  let stdin = '';
+  try { stdin = await readStdin(); } catch (e) { log(cliStoreDir(args), `hook: ERROR reading stdin: ${userMessage(e)}`); return 0; }
+  const code = await runHookCall(args, io, stdin);
+  // the abandoned work (a wait on a busy store) must not keep the agent waiting for this process
+  if (timedOut) setTimeout(() => process.exit(0), 50).unref();
+  return code;
+};
+
+/** `--project` with no value (end of line or another flag next) means the current folder. */
+export function normaliseHookArgv(argv: readonly string[]): string[] {
+  if (!argv.includes('hook')) return [...argv];
+  return argv.map((a, i) => (a === '--project' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? '--project=.' : a));
+}

@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import { ManualClock } from '../../../src/core/clock';
+import type { TranscriptTurn } from '../../../src/core/capture/transcriptTypes';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { MemoryStore } from '../../../src/core/store/storeTypes';
+import { engineOnStore } from '../helpers/testEngine';
+
+const u = (key: string, text: string): TranscriptTurn => ({ role: 'user', key, text });
+const a = (key: string, text: string): TranscriptTurn => ({ role: 'assistant', key, text });
+const live = (store: MemoryStore): string[] => store.read((db) => db.all<{ content: string }>("SELECT content FROM memories WHERE is_deleted = 0 AND source_type = 'agent_capture' ORDER BY rowid").map((r) => r.content));
+
+describe('agents: captureTurns (the engine contract)', () => {
+  let clock: ManualClock;
+  let store: MemoryStore;
+  beforeEach(async () => { clock = new ManualClock(Date.parse('2026-12-02T10:00:00Z')); store = await openMemoryStore({ clock }); });
+  afterEach(async () => { await store.close(); });
+
+  it('stores a planted decision with provenance and reports per reason what it skipped', async () => {
+    const engine = engineOnStore(store, clock);
+    const r = await engine.captureTurns({ harness: 'claude-code', sessionId: 's1', workspace: '/home/dev/shop', turns: [
+      u('t1', 'hello'), u('t2', 'We decided to use PostgreSQL 16 for the orders service.'), a('t3', 'ok'),
+      { role: 'tool', key: 't4', text: 'npm ERR! missing script: test', toolName: 'bash' }, u('t5', 'Can you run the tests?'),
+    ] });
+    assert.equal(r.stored, 1);
+    assert.deepEqual(r.skipped, { greeting: 1, acknowledgement: 1, 'tool-output': 1, question: 1 });
+    assert.deepEqual(live(store), ['We decided to use PostgreSQL 16 for the orders service.']);
+    const [c] = await engine.recentCaptures();
+    assert.deepEqual({ harness: c?.harness, sessionId: c?.sessionId, turnKey: c?.turnKey, status: c?.status, project: c?.project }, { harness: 'claude-code', sessionId: 's1', turnKey: 't2', status: 'active', project: 'shop' });
+    const act = await engine.agentActivity();
+    assert.deepEqual(act.map((x) => [x.harness, x.capturedToday, x.lastCaptureAt]), [['claude-code', 1, '2026-12-02T10:00:00.000Z']]);
+    await engine.close();
+  });
+
+  it('is idempotent per (session, turn) across harnesses, and a repeated statement confirms instead of adding', async () => {
+    const engine = engineOnStore(store, clock);
+    const turns = [u('t1', 'We decided to use PostgreSQL 16 for the orders service.')];
+    await engine.captureTurns({ harness: 'vscode', sessionId: 's1', turns });
+    const again = await engine.captureTurns({ harness: 'vscode-chat-history', sessionId: 's1', turns });
+    assert.deepEqual([again.stored, again.confirmed, again.skipped['already-seen']], [0, 0, 1]);
+    const other = await engine.captureTurns({ harness: 'claude-code', sessionId: 's2', turns: [u('x', 'We decided to use PostgreSQL 16 for the orders service!')] });
+    assert.deepEqual([other.stored, other.confirmed], [0, 1]);
+    assert.equal(live(store).length, 1);
+    await engine.close();
+  });
+
+  it('never stores an echo of what the session was given, and captures nothing from untrusted, excluded or switched-off sources', async () => {
+    const engine = engineOnStore(store, clock, { 'agents.excludePaths': ['**/secret/**'], 'agents.capture.copilot': false });
+    const m = await engine.remember({ content: 'The billing service must always retry webhooks three times.' });
+    await engine.recordInjection({ harness: 'claude-code', sessionId: 's1', memories: [{ id: m.id, content: 'The billing service must always retry webhooks three times.' }] });
+    const echo = await engine.captureTurns({ harness: 'claude-code', sessionId: 's1', turns: [a('t1', 'As noted, the billing service must always retry webhooks three times.')] });
+    assert.equal(echo.skipped.echo, 1);
+    const planted = 'We decided to deploy the API on Fly.io from now on.';
+    assert.equal((await engine.captureTurns({ harness: 'vscode', sessionId: 's2', trusted: false, turns: [u('t', planted)] })).skipped.untrusted, 1);
+    assert.equal((await engine.captureTurns({ harness: 'vscode', sessionId: 's3', workspace: '/home/dev/secret/app', turns: [u('t', planted)] })).skipped['excluded-path'], 1);
+    assert.equal((await engine.captureTurns({ harness: 'copilot', sessionId: 's4', turns: [u('t', planted)] })).skipped['harness-off'], 1);
+    assert.deepEqual(live(store), []);
+    await engine.close();
+  });
+
+  it('redacts before anything is stored', async () => {
+    const engine = engineOnStore(store, clock);
+    await engine.captureTurns({ harness: 'claude-code', sessionId: 's1', turns: [u('t1', 'We decided to use the staging key sk-abcdefghijklmnopqrstuvwxyz123456 for the smoke tests.')] });
+    const all = store.read((db) => db.all<{ content: string }>('SELECT content FROM memories')).map((r) => r.content).join('\n');
+    assert.doesNotMatch(all, /sk-abcdefghijklmnop/);
+    await engine.close();
+  });
+});

@@ -1,0 +1,22 @@
+import { strict as assert } from 'node:assert';
+import { loadCorpus, scoreCorpus } from '../../../bench/captureQualityCorpus';
+
+/** The issue's thresholds on the labelled corpus (bench/captureQuality.ts prints the figures). */
+describe('agents: capture quality on the labelled transcript corpus', () => {
+  it('has at least 60 turns across the harness formats, every junk kind among them', () => {
+    const sessions = loadCorpus();
+    assert.ok(sessions.reduce((n, s) => n + s.turns.length, 0) >= 60);
+    assert.deepEqual([...new Set(sessions.map((s) => s.format))].sort(), ['claude', 'copilot', 'jsonl']);
+    const labels = new Set(sessions.flatMap((s) => s.turns.map((t) => t.label)));
+    for (const k of ['planted', 'echo', 'instructions', 'tool-output', 'log', 'stack-trace', 'diff', 'code', 'greeting', 'acknowledgement', 'question', 'duplicate', 'narration']) assert.ok(labels.has(k), k);
+  });
+
+  it('stores planted statements with precision ≥ 90 % and recall ≥ 80 %, no echo and no secret', async () => {
+    const s = await scoreCorpus();
+    assert.ok(s.precision >= 0.9, `precision ${s.precision}: ${JSON.stringify(s.leaks)}`);
+    assert.ok(s.recall >= 0.8, `recall ${s.recall}: ${JSON.stringify(s.missed)}`);
+    assert.equal(s.echoesStored, 0);
+    assert.equal(s.secretsOnDisk, 0);
+    assert.equal(s.confirmedDuplicates >= s.duplicates, true, 'duplicates confirm instead of adding');
+  });
+});
