@@ -23,7 +23,7 @@ import { storeCommand } from './commands/store';
 import { teamCommand } from './commands/team';
 import { extractCommand } from './commands/extract';
 import { configCommand } from './commands/config';
-import { hookCommand, normaliseHookArgv } from './commands/hook';
+import { hookCommand, hookServiceCommand, normaliseHookArgv } from './commands/hook';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -77,6 +77,7 @@ commands:
                        (errors go to <store>/hooks.log); docs/agents.md
   hook install|uninstall --harness claude-code [--project [DIR]]
                        add or remove exactly our hooks in ~/.claude/settings.json (or DIR/.claude/settings.json)
+  hook-service         the per-store hook service hook calls start on demand (exits when idle; docs/agents.md)
 `;
 
 /** Commands register here; each issue adds its own module and one line. */
@@ -106,6 +107,7 @@ const commands: Record<string, CliCommand> = {
   extract: extractCommand,
   config: configCommand,
   hook: hookCommand,
+  'hook-service': hookServiceCommand,
 };
 
 /** The flags each command takes; anything else is a usage error (exit 2). */
@@ -130,6 +132,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   extract: ['json', 'stdin', 'who'],
   config: ['json'],
   hook: ['event', 'harness', 'project'],
+  'hook-service': [],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

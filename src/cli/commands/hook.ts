@@ -20,6 +20,7 @@ import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import { cliStoreDir, noCliLlm, openCliEngine } from '../openCliStore';
 import type { CliCommand, CliIo } from '../run';
+import { askService, runHookService, serviceEnabled, startService } from '../hookService';
 
 /** Longest one hook call may take before it gives up and answers nothing (below every harness's timeout). */
 export const HOOK_DEADLINE_MS = 20_000;
@@ -28,7 +29,7 @@ export const HOOK_LOG = 'hooks.log';
 const HANDLED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd']);
 const LOG_MAX_BYTES = 1024 * 1024;
 
-function log(storeDir: string, line: string): void {
+export function log(storeDir: string, line: string): void {
   try {
     mkdirSync(storeDir, { recursive: true });
     const path = join(storeDir, HOOK_LOG);
@@ -109,6 +110,19 @@ export const hookCommand: CliCommand = async (args, io) => {
   if (sub !== undefined) throw new MemoryError('E_USAGE', `unknown hook subcommand '${sub}' (install, uninstall, or none to handle one event from stdin)`);
   let stdin = '';
   try { stdin = await readStdin(); } catch (e) { log(cliStoreDir(args), `hook: ERROR reading stdin: ${userMessage(e)}`); return 0; }
+  const storeDir = cliStoreDir(args);
+  if (serviceEnabled()) {
+    const event = stringFlag(args, 'event');
+    const harness = stringFlag(args, 'harness');
+    const reply = await askService(storeDir, { stdin, ...(event ? { event } : {}), ...(harness ? { harness } : {}) });
+    if (reply) {
+      if (reply.stdout) io.stdout(reply.stdout);
+      log(storeDir, reply.log);
+      return 0;
+    }
+    // no service yet: start one for the next calls and answer this one in-process
+    try { startService(realpathSync(process.argv[1] ?? ''), storeDir); } catch { /* answered in-process anyway */ }
+  }
   const code = await runHookCall(args, io, stdin);
   // the abandoned work (a wait on a busy store) must not keep the agent waiting for this process
   if (timedOut) setTimeout(() => process.exit(0), 50).unref();
@@ -120,3 +134,9 @@ export function normaliseHookArgv(argv: readonly string[]): string[] {
   if (!argv.includes('hook')) return [...argv];
   return argv.map((a, i) => (a === '--project' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? '--project=.' : a));
 }
+
+/** `agent-memory hook-service --store DIR`: the per-store hook service (hookService.ts); started by hook calls. */
+export const hookServiceCommand: CliCommand = async (args) => {
+  const storeDir = cliStoreDir(args);
+  try { return await runHookService(args, (l) => log(storeDir, l)); } catch (e) { log(storeDir, `hook-service: ERROR ${userMessage(e)}`); return 0; }
+};

@@ -105,12 +105,18 @@ async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent): Prom
   const key = agentSessionKeyOf(e.sessionId);
   const active = await ensureSession(engine, e, key);
   let capture: AgentCaptureReport | undefined;
-  // A harness with no transcript (Copilot CLI) hands us only the prompt: capture it here.
-  if (!e.transcriptPath && e.prompt) {
+  let captured = '';
+  // A harness with no transcript (Copilot CLI) hands us only the prompt: capture it, after the
+  // recall below so the prompt is never injected back into its own turn.
+  const capturePrompt = async (): Promise<void> => {
+    if (e.transcriptPath || !e.prompt) return;
     capture = await engine.captureTurns({ harness: e.harness, sessionId: e.sessionId, ...(e.cwd ? { workspace: e.cwd } : {}), turns: [{ role: 'user', key: `prompt-${e.timestampMs ?? engine.nowMs()}`, text: e.prompt }], instructionTexts: instructionTexts(e.cwd) });
+    captured = `; prompt captured: stored ${capture.stored}, confirmed ${capture.confirmed}`;
+  };
+  if (!cfg.injectEnabled || cfg.promptTokens === 0 || !e.prompt?.trim()) {
+    await capturePrompt();
+    return { output: undefined, note: `no injection${captured}`, ...(capture ? { capture } : {}) };
   }
-  const captured = capture ? `; prompt captured: stored ${capture.stored}, confirmed ${capture.confirmed}` : '';
-  if (!cfg.injectEnabled || cfg.promptTokens === 0 || !e.prompt?.trim()) return { output: undefined, note: `no injection${captured}`, ...(capture ? { capture } : {}) };
   const given = new Set(engine.store.read((db) => readAgentSession(db, e.sessionId)).injected.map((m) => m.id));
   const outcome = await engine.recallDetailed({ query: e.prompt, limit: PROMPT_RECALL_LIMIT }, { track: false, explain: true });
   let left = cfg.promptTokens;
@@ -129,6 +135,7 @@ async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent): Prom
       : r.currentness?.status === 'partly-superseded' ? ' [partly superseded: prefer newer memories]' : '';
     chosen.push({ id: r.id, content: r.content, line: `- (${day(r.createdAt)}; relevance ${evidence.toFixed(2)}) ${text}${stale}` });
   }
+  await capturePrompt();
   if (!chosen.length) return { output: undefined, note: `nothing relevant (${outcome.items.length} recalled)${captured}`, ...(capture ? { capture } : {}) };
   await engine.recordInjection({ harness: e.harness, sessionId: e.sessionId, memories: chosen.map((c) => ({ id: c.id, content: c.content })) });
   if (active) await markInjected(engine, key, chosen.map((c) => c.id), engine.nowMs());

@@ -8,8 +8,9 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { askService } from '../../../src/cli/hookService';
 import { githubHookFile, hookCommandLine } from '../../../src/core/hooks/hookConfigFile';
 import { bundleChild } from '../helpers/childProcess';
 import { makeTempDir } from '../helpers/tempDir';
@@ -17,7 +18,21 @@ import { makeTempDir } from '../helpers/tempDir';
 const ROOT = join(__dirname, '..', '..', '..');
 
 interface Run { code: number | null; stdout: string; stderr: string }
-function sh(command: string, payload: unknown, env: NodeJS.ProcessEnv = process.env): Run {
+/** Hook service processes (started by the hook calls) serving `store`, from /proc. */
+function servicePids(store: string): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (cmd.includes('hook-service') && cmd.includes(store)) out.push(Number(pid));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+// a short idle limit so a service that starts after the test asked it to stop leaves soon
+const ENV = { ...process.env, AGENT_MEMORY_HOOK_SERVICE_IDLE_MS: '2000' };
+function sh(command: string, payload: unknown, env: NodeJS.ProcessEnv = ENV): Run {
   const r = spawnSync('sh', ['-c', command], { input: typeof payload === 'string' ? payload : JSON.stringify(payload), encoding: 'utf8', env, cwd: ROOT, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -34,13 +49,22 @@ describe('agents: hooks through the bundled CLI as the written configuration nam
   let cli: string;
   before(() => { cli = bundleChild('src/cli/main.ts'); });
   beforeEach(() => { temp = makeTempDir('agent-memory-hooks-'); });
-  afterEach(() => temp.cleanup());
+  afterEach(async () => {
+    // the first hook call started the store's hook service: stop it, and wait for it to be gone
+    const store = join(temp.dir, 'store');
+    for (let i = 0; i < 600 && (servicePids(store).length || existsSync(join(store, 'hook.sock'))); i++) {
+      await askService(store, { stdin: '', stop: true });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(servicePids(store), [], 'the hook service is gone');
+    temp.cleanup();
+  });
 
   it('Claude Code: installed hooks capture a decision at Stop and a later session gets it at UserPromptSubmit, once', () => {
     const store = join(temp.dir, 'store');
     const project = join(temp.dir, 'shop');
     mkdirSync(project, { recursive: true });
-    const install = spawnSync(process.execPath, [cli, 'hook', 'install', '--harness', 'claude-code', '--project', project, '--store', store], { encoding: 'utf8', cwd: ROOT });
+    const install = spawnSync(process.execPath, [cli, 'hook', 'install', '--harness', 'claude-code', '--project', project, '--store', store], { encoding: 'utf8', cwd: ROOT, env: ENV });
     assert.equal(install.status, 0, install.stderr);
     const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     const command = (event: string): string => settings.hooks[event]?.[0]?.hooks[0]?.command ?? assert.fail(`no ${event} hook written`);
