@@ -61,7 +61,7 @@ function toRow(r: EntityRow): EntityListRow {
   };
 }
 
-const BARE_EXCLUDED = `(EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
+const BARE_EXCLUDED = `(e.pinned = 1 OR EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
   OR EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id) OR EXISTS (SELECT 1 FROM relations r WHERE r.target_entity_id = e.id))`;
 
 function filterClause(agentId: string, f: EntityListFilter): { clause: string; params: (string | number)[] } {
@@ -70,7 +70,7 @@ function filterClause(agentId: string, f: EntityListFilter): { clause: string; p
   if (f.entityType) { where.push('e.entity_type = ?'); params.push(f.entityType); }
   const text = f.query.trim().toLowerCase();
   if (text) { where.push("(e.canonical_name LIKE ? ESCAPE '\\' OR lower(e.name) LIKE ? ESCAPE '\\')"); const p = `%${likeEscape(text)}%`; params.push(p, p); }
-  // Without a search, an entity with nothing attached (no aspect, no relation: only mentions) is
+  // Without a search, an unpinned entity with nothing attached (no aspect, no relation: only mentions) is
   // not listed (docs/vscode.md, "Knowledge panel"); searching its name still finds it.
   else where.push(BARE_EXCLUDED);
   return { clause: where.join(' AND '), params };
