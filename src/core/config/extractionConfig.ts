@@ -183,7 +183,7 @@ export const DEFAULT_NAME_STOPWORDS: readonly string[] = [
 export const DEFAULT_TERM_TYPES: Readonly<Record<string, EntityType>> = {
   json: 'format', jsonl: 'format', yaml: 'format', yml: 'format', toml: 'format', csv: 'format', tsv: 'format', xml: 'format',
   markdown: 'format', protobuf: 'format', parquet: 'format', avro: 'format', ini: 'format', 'iso-8601': 'format',
-  api: 'concept', rest: 'concept', wal: 'concept', cli: 'concept', ui: 'concept', orm: 'concept', crud: 'concept',
+  api: 'concept', wal: 'concept', cli: 'concept', ui: 'concept', orm: 'concept', crud: 'concept',
 };
 
 export const DEFAULT_NEVER_ENTITIES: readonly string[] = [

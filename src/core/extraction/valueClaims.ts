@@ -24,7 +24,7 @@ const NUMBER = String.raw`-?\d[\d_,]*(?:\.\d+)?(?:\s?(?:ms|s|seconds|minutes|hou
 /** "is 220", "is now 220", "is set to 180", "= 4", "set to 3", "raised to 220", "defaults to 10". */
 const SETTING_RE = new RegExp(String.raw`(?:\bis(?:\s+now)?(?:\s+set)?(?:\s+to)?|=|\bset\s+to|\b(?:raised|lowered|changed|bumped|increased|decreased)\s+to|\bdefaults?\s+to)\s+(${NUMBER}|true|false|"[^"]{1,40}")(?![\w/-])`, 'i');
 /** "listens on port 8080", "now listens on 127.0.0.1:4310", "runs on localhost:3000". */
-const LISTEN_RE = /\b(?:listens?|listening|runs?|running|serves?|serving|binds?|bound)\s+(?:only\s+)?(?:on|to)\s+(?:port\s+)?(?:(?:\d{1,3}\.){3}\d{1,3}:|localhost:|\[[:\da-f]+\]:)?(\d{2,5})\b/i;
+const LISTEN_RE = /\b(?:listens?|listening|runs?|running|serves?|serving|binds?|bound)\s+(?:only\s+)?(?:on|to)\s+(?:port\s+)?(?:(?:\d{1,3}\.){3}\d{1,3}:|localhost:|\[[:\da-f]+\]:)?(\d{2,5})\b(?!\.\d|:)/i;
 /** "port is 4310", "PORT = 4310", "port set to 4310". */
 const PORT_RE = /\bport\s+(?:is\s+(?:now\s+)?|=\s*|set\s+to\s+|changed\s+to\s+)(\d{2,5})\b/i;
 /** "version … to 0.3.0", "version is 2.1". */
@@ -48,6 +48,7 @@ const isSettingName = (m: Mention): boolean => m.type === 'symbol' && !/[\s/]/.t
 
 /** The value claim of one sentence, if it states one; undefined otherwise. */
 export function findValueClaim(s: string, mentions: readonly Mention[]): ValueClaim | undefined {
+  if (s.trim().endsWith('?')) return undefined; // a question states no value
   const listen = LISTEN_RE.exec(s) ?? PORT_RE.exec(s);
   if (listen?.[1]) {
     // The thing that listens: the mention right before the verb, else the subject noun.
