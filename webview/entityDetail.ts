@@ -98,18 +98,34 @@ export function weightBar(value: number, label = 'weight'): HTMLElement {
   return h('span', { class: 'bar', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 1, 'aria-valuenow': value, 'aria-label': label }, fill);
 }
 
+/**
+ * An aspect's attributes: current ones first (by importance), each with the date it holds since,
+ * its source sentence and what it replaced; superseded and deleted ones folded under "History"
+ * (docs/vscode.md, "Current facts").
+ */
 function attributeList(attributes: readonly AttributeView[]): HTMLElement {
-  // Active first (by importance), then superseded and deleted as history.
-  const rank = { active: 0, superseded: 1, deleted: 2 } as const;
-  const sorted = [...attributes].sort((x, y) => rank[x.status] - rank[y.status] || y.importance - x.importance);
-  return h('ul', { class: 'attributes' }, ...sorted.map((t) => h('li', { class: `attribute status-${t.status}` },
+  const current = attributes.filter((t) => t.status === 'active').sort((x, y) => y.importance - x.importance);
+  const past = attributes.filter((t) => t.status !== 'active').sort((x, y) => (y.observedAt ?? '').localeCompare(x.observedAt ?? ''));
+  const list = h('ul', { class: 'attributes' }, ...current.map(attributeItem));
+  if (!past.length) return list;
+  const history = h('details', { class: 'history' },
+    h('summary', {}, `History (${past.length} older ${past.length === 1 ? 'value' : 'values'})`),
+    h('ul', { class: 'attributes' }, ...past.map(attributeItem)));
+  return h('div', {}, list, history);
+}
+
+function attributeItem(t: AttributeView): HTMLElement {
+  const since = t.observedAt ? `${t.status === 'active' ? 'since' : 'from'} ${t.observedAt.slice(0, 10)}` : '';
+  return h('li', { class: `attribute status-${t.status}` },
     h('div', { class: 'attr-badges' },
       h('span', { class: `badge${t.kind === 'constraint' ? ' warn' : ''}` }, t.kind),
-      t.status !== 'active' ? h('span', { class: 'badge muted' }, t.status) : null,
+      t.status !== 'active' ? h('span', { class: 'badge muted' }, t.status) : h('span', { class: 'badge accent' }, 'current'),
+      since ? h('span', { class: 'badge muted', title: 'when the claim was made (its memory\'s date)' }, since) : null,
       h('span', { class: 'badge muted', title: 'importance' }, `imp ${fmtPercent(t.importance)}`),
       teamBadge(t.team)),
     h('div', { class: 'attr-content' }, t.content || '(empty)'),
-    t.currentnessNote ? h('div', { class: 'note' }, t.currentnessNote) : null)));
+    t.currentnessNote ? h('div', { class: 'note' }, t.currentnessNote) : null,
+    t.source ? h('div', { class: 'muted small attr-source', title: t.source }, `source: ${t.source.replace(/\s+/g, ' ')}`) : null);
 }
 
 function relationItem(r: RelationView, events: EntityDetailEvents): HTMLElement {

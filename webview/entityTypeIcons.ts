@@ -24,6 +24,7 @@ export const ENTITY_TYPE_ICONS: Readonly<Record<string, EntityTypeIcon>> = {
   package: { name: 'package', codePoint: 0xeb29 },
   url: { name: 'link', codePoint: 0xeb15 },
   symbol: { name: 'symbol-class', codePoint: 0xeb5b },
+  format: { name: 'json', codePoint: 0xeb0f },
 };
 
 /** For "unknown" and any type an LLM extractor invents. */

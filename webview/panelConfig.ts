@@ -22,4 +22,7 @@ export const PANEL_CONFIG = {
    *  one is green; below the low one, with the baseline ahead on average, red. */
   healthHighWinRate: 0.65,
   healthLowWinRate: 0.4,
+  /** Comparisons before an entity gets a dot at all: fewer are not enough evidence for a colour
+   *  (three comparisons gave the demo 28 yellow dots that said nothing; issue #27). */
+  healthMinComparisons: 10,
 } as const;

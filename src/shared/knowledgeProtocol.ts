@@ -80,6 +80,8 @@ const attribute: Decoder<AttributeView> = object({
   content: str(0, L.contentLength),
   supersededBy: nullable(id),
   currentnessNote: nullable(str(1, L.noteLength)),
+  observedAt: isoish,
+  source: nullable(str(0, L.noteLength)),
   team,
 });
 

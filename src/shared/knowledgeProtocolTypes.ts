@@ -47,8 +47,12 @@ export interface AttributeView {
   readonly importance: number;
   readonly content: string;
   readonly supersededBy: string | null;
-  /** Structured currentness: e.g. "Superseded by: …" with the replacement's content. */
+  /** Structured currentness: "220 since 2026-09-18; was 180 (2026-08-04)", or "Was current …; now: …". */
   readonly currentnessNote: string | null;
+  /** When the claim was made (its source memory's time), ISO. */
+  readonly observedAt: string | null;
+  /** The sentence(s) the claim came from (its memory, cut), shown as its source. */
+  readonly source: string | null;
   /** Set when the attribute's memory is a team memory; null for personal ones. */
   readonly team: TeamMarkView | null;
 }

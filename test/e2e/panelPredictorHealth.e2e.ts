@@ -17,9 +17,9 @@ const STORE_SUBPATH = join('User', 'globalStorage', EXTENSION_ID, 'store');
  * good, < 0.4 bad): every pattern has a 50 % win rate, so the colour comes from the trend alone.
  */
 const PATTERNS = [
-  { outcomes: 'LLLWWW', level: 'good', label: /^Health: improving, win rate 50% over 6 comparisons$/, reason: 'green: improving' },
-  { outcomes: 'WLWL', level: 'stable', label: /^Health: stable, win rate 50% over 4 comparisons$/, reason: 'yellow: stable' },
-  { outcomes: 'WWWLLL', level: 'bad', label: /^Health: declining, win rate 50% over 6 comparisons$/, reason: 'red: declining' },
+  { outcomes: 'LLLLLWWWWW', level: 'good', label: /^Health: improving, win rate 50% over 10 comparisons$/, reason: 'green: improving' },
+  { outcomes: 'WLWLWWLWLW', level: 'stable', label: /^Health: stable, win rate 60% over 10 comparisons$/, reason: 'yellow: stable' },
+  { outcomes: 'WWWWWLLLLL', level: 'bad', label: /^Health: declining, win rate 50% over 10 comparisons$/, reason: 'red: declining' },
 ] as const;
 
 /** The extension's default store folder inside the throwaway code-server profile. */

@@ -124,6 +124,6 @@ describe('@memory answers from the store (fake language model)', () => {
     const count = api.services.current()?.store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memories')?.n);
     assert.ok(count !== undefined && count >= 2, 'both remembered facts (and what the ended sessions left) are stored');
     assert.match(r.answer, new RegExp(`Memories: ${count}\\b`));
-    assert.match(r.answer, /Language model: off/);
+    assert.match(r.answer, /Extraction model \(agentMemory\.llm\): off/);
   });
 });

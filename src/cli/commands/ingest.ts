@@ -4,7 +4,8 @@ import { INGEST_MAX_FILE_BYTES, parseJsonl } from '../../core/ingest/jsonlIngest
 import { settleCli } from '../cliSettle';
 import { withCliEngine } from '../openCliStore';
 import type { CliEngineOptions } from '../openCliStore';
-import type { CliCommand } from '../run';
+import type { CliCommand, CliIo } from '../run';
+import type { MemoryEngine } from '../../core/engine/memoryEngine';
 
 /** What the write commands (ingest, remember, import, fetch) take: tests pass a fake embedder or LLM. */
 export type PipelineCliOptions = Pick<CliEngineOptions, 'embedder' | 'llm'>;
@@ -25,11 +26,24 @@ export function makeIngestCommand(options: PipelineCliOptions = {}): CliCommand 
       if (!engine.embedder) io.stderr('agent-memory: no embedding model found; memories are searchable by keyword only\n');
       const r = await engine.ingest(inputs);
       if (args.flags['no-wait'] !== true) await settleCli(engine, io);
-      return r;
+      // A bulk import is when the same thing arrives under several names (`shelf.server`,
+      // `shelf/server.py`): once extracted, duplicates are merged through the maintenance task, so
+      // the merges are named in its report like any other (docs/extraction.md, "Canonical names").
+      const merged = args.flags['no-wait'] !== true && r.ingested > 0 ? await mergeAfterIngest(engine, io) : 0;
+      return { ...r, merged };
     });
-    io.stdout(JSON.stringify({ ingested: result.ingested, duplicates: result.duplicates, ms: Math.round(performance.now() - started) }) + '\n');
+    io.stdout(JSON.stringify({ ingested: result.ingested, duplicates: result.duplicates, ...(result.merged ? { entitiesMerged: result.merged } : {}), ms: Math.round(performance.now() - started) }) + '\n');
     return 0;
   };
+}
+
+/** Runs the merge-entities maintenance task; prints each merge it names to stderr; returns how many. */
+async function mergeAfterIngest(engine: MemoryEngine, io: CliIo): Promise<number> {
+  const report = await engine.maintenance.run(['merge-entities']);
+  const task = report.tasks.find((t) => t.task === 'merge-entities');
+  const lines = typeof task?.summary.merged === 'string' ? task.summary.merged.split('\n') : [];
+  for (const line of lines) io.stderr(`agent-memory: ${line}\n`);
+  return typeof task?.summary.entitiesMerged === 'number' ? task.summary.entitiesMerged : 0;
 }
 
 export const ingestCommand: CliCommand = makeIngestCommand();

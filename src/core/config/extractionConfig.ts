@@ -4,7 +4,7 @@
  */
 
 /** Entity kinds a payload may declare (knowledge-graph types plus code-shaped kinds). */
-export const ENTITY_TYPES = ['person', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'event', 'file', 'package', 'url', 'symbol', 'unknown'] as const;
+export const ENTITY_TYPES = ['person', 'project', 'system', 'tool', 'concept', 'skill', 'task', 'event', 'file', 'package', 'url', 'symbol', 'format', 'unknown'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Edge kinds (dependency types plus the few the heuristic extractor produces). */
@@ -195,6 +195,16 @@ export const DEFAULT_NAME_STOPWORDS: readonly string[] = [
  * (plurals too), greetings and hedges, HTTP verbs, and all-caps words of ordinary prose or config
  * (`UTC`, `ISO`, `PORT`, `CHECK`). Lowercase; matched against whole one-word names.
  */
+/**
+ * Names whose type is known whatever the tagger guessed (docs/extraction.md, "Types"): data formats
+ * are formats, not tools or concepts; generic architecture words are concepts, not packages or tools.
+ */
+export const DEFAULT_TERM_TYPES: Readonly<Record<string, EntityType>> = {
+  json: 'format', jsonl: 'format', yaml: 'format', yml: 'format', toml: 'format', csv: 'format', tsv: 'format', xml: 'format',
+  markdown: 'format', protobuf: 'format', parquet: 'format', avro: 'format', ini: 'format', 'iso-8601': 'format',
+  api: 'concept', wal: 'concept', cli: 'concept', ui: 'concept', orm: 'concept', crud: 'concept',
+};
+
 export const DEFAULT_NEVER_ENTITIES: readonly string[] = [
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'weekend', 'today', 'tomorrow', 'yesterday', 'tonight',
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_GENERIC_NOUNS, DEFAULT_NAME_STOPWORDS, DEFAULT_NEVER_ENTITIES, DEFAULT_TECH_TERMS } from '../config/extractionConfig';
+import { DEFAULT_AMBIGUOUS_TECH_TERMS, DEFAULT_GENERIC_NOUNS, DEFAULT_NAME_STOPWORDS, DEFAULT_NEVER_ENTITIES, DEFAULT_TECH_TERMS, DEFAULT_TERM_TYPES } from '../config/extractionConfig';
 import type { EntityType, WorkspaceNames } from '../config/extractionConfig';
 import { defaultGazetteer } from './entityGazetteer';
 import { createEntityTagger, parseTaggerWeights } from './entityTagger';
@@ -23,6 +23,8 @@ export interface MentionVocabulary {
   readonly neverEntities: ReadonlySet<string>;
   /** Lowercase everyday nouns dropped when the tagger marks them alone in lowercase ("server"). */
   readonly genericNouns: ReadonlySet<string>;
+  /** Lowercase name → the type it always has (data formats, generic architecture words). */
+  readonly termTypes?: Readonly<Record<string, EntityType>>;
   /**
    * The learned tagger (docs/extraction.md). With it, names come from the structural rules (URLs,
    * paths, packages, technology terms, backticks) plus the tagger's spans; without it, from the
@@ -65,6 +67,7 @@ export const RULES_MENTION_VOCABULARY: MentionVocabulary = {
   stopwords: new Set(DEFAULT_NAME_STOPWORDS),
   neverEntities: new Set(DEFAULT_NEVER_ENTITIES),
   genericNouns: new Set(DEFAULT_GENERIC_NOUNS),
+  termTypes: DEFAULT_TERM_TYPES,
 };
 
 /** The default: rules plus the shipped tagger, built lazily (the weights load on first use). */
@@ -167,6 +170,9 @@ function structuralRules(vocab: MentionVocabulary): Rule[] {
     ...(vocab.workspaceDependencies ? [workspaceDependencyRule(vocab.workspaceDependencies, vocab)].filter((r): r is Rule => r !== undefined) : []),
     { re: new RegExp(`(?<![\\w/.-])[\\w-]+\\.(?:${FILE_EXT})\\b(?!\\.\\w)`, 'g'), type: 'file', keep: (m) => (/^\d+\.\d+$/.test(m) ? undefined : m) },
     { re: /`([^`\n]{2,80})`/g, type: 'symbol' },
+    // Upper-case snake case is a constant or an environment variable by its shape (`SHORT_BOOK_PAGES`,
+    // `SHELF_DB`); the tagger missed it in prose ("…: SHORT_BOOK_PAGES is 220 now").
+    { re: /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, type: 'symbol' },
   ];
 }
 
@@ -242,7 +248,12 @@ export function findMentions(text: string, vocab: MentionVocabulary = DEFAULT_ME
       taken.push({ name, type: span.type, start: s, end: s + name.length });
     }
   }
-  return taken.sort((a, b) => a.start - b.start);
+  const types = vocab.termTypes;
+  const typed = types ? taken.map((m) => {
+    const t = Object.prototype.hasOwnProperty.call(types, m.name.toLowerCase()) ? types[m.name.toLowerCase()] : undefined;
+    return t && t !== m.type ? { ...m, type: t } : m;
+  }) : taken;
+  return typed.sort((a, b) => a.start - b.start);
 }
 
 /** The claim category of a technology term, if it is one. */

@@ -8,11 +8,14 @@ import { DEFAULT_MENTION_VOCABULARY, findMentions, techCategory } from './entity
 import type { Mention, MentionVocabulary } from './entityMentions';
 import { aliasResolverFor, canonicalizePayload } from './entityAliases';
 import { peopleOf, withPeople } from './people';
+import { CONFIGURATION_ASPECT, findValueClaim, valueClaimText } from './valueClaims';
 
 /** What the extractor may know about a memory besides its text. */
 export interface ExtractionContext {
   /** Who said or wrote it (a person's name becomes a `person` entity; agent labels are ignored). */
   readonly who?: string;
+  /** The memory's type (`decision`, `constraint`, `command`, `bug`, …): picks the aspect of a plain sentence. */
+  readonly memoryType?: string;
 }
 
 /**
@@ -24,6 +27,25 @@ export interface ExtractionContext {
 
 /** Aspects and group keys the heuristic writes to; stable so later sentences hit the same slots. */
 export const HEURISTIC_ASPECTS = { dependencies: 'dependencies', decisions: 'decisions', preferences: 'preferences', constraints: 'constraints', general: 'general' } as const;
+
+/**
+ * The aspect of a sentence no pattern claimed, from the memory's type and the sentence's content
+ * (docs/extraction.md, "Aspects"): what it is about — an HTTP route is the entity's API, ownership
+ * words its ownership, a decision its decisions, an event or summary its history — instead of one
+ * "general" bucket. A type the table does not know keeps "facts".
+ */
+const TYPE_ASPECTS: Readonly<Record<string, string>> = {
+  decision: 'decisions', constraint: 'constraints', preference: 'preferences', command: 'usage', procedural: 'usage',
+  bug: 'problems', event: 'history', summary: 'history', observation: 'observations', fact: 'facts',
+};
+const ROUTE_RE = /\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/[\w/{}:.-]*/;
+const OWNER_RE = /\b(?:owned by|maintained by|owner|maintainer|responsible for)\b/i;
+
+export function aspectOfSentence(sentence: string, memoryType: string | undefined): string {
+  if (ROUTE_RE.test(sentence)) return 'api';
+  if (OWNER_RE.test(sentence)) return 'ownership';
+  return TYPE_ASPECTS[memoryType ?? ''] ?? 'facts';
+}
 export const USES_GROUP = 'uses';
 
 /** Importance and confidence the heuristic assigns (below typical LLM confidence; constraints rank high). */
@@ -34,7 +56,7 @@ export const HEURISTIC_IMPORTANCE: Readonly<Record<FactType, number>> = {
 
 const CONSTRAINT_RE = /\b(must|never|always|required|mustn't|do not|don't)\b/i;
 const PREFER_RE = /\bprefer(?:s|red)?\s+(.+?)\s+(?:over|to|instead of|rather than)\s+(.+?)[.!?]?$/i;
-const MIGRATE_RE = /\b(migrated|migrate|moved|switched|switch|ported|changed|replaced)\b/i;
+const MIGRATE_RE = /\b(migrated|migrate|move|moved|switched|switch|ported|changed|replaced)\b/i;
 const DECIDE_RE = /\b(decided|chose|choose|picked|selected|went with|settled on|adopted|opted for|will use)\b/i;
 const DEPEND_RE = /\b(uses|use|using|depends on|depend on|relies on|rely on|built on|built with|runs on|requires|require)\b/i;
 
@@ -45,7 +67,8 @@ interface Draft {
 }
 
 function splitSentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
+  // "e.g." and "i.e." end no sentence ("…, e.g. `SHELF_DB=/tmp/test.db …`" stays one).
+  return text.split(/(?<=[.!?])(?<!\b(?:e\.g|i\.e|etc|vs)\.)\s+|\n+/).map((s) => s.trim()).filter(Boolean);
 }
 
 function declare(d: Draft, name: string, type: EntityType): string {
@@ -137,6 +160,8 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary, mentions: 
       if (subject) {
         relate(d, subject.name, object.name, 'uses', s);
         fact(d, subject.name, 'decision', s, HEURISTIC_ASPECTS.dependencies, USES_GROUP, usesClaim(object.name, vocab, old?.name));
+        // The chosen thing carries the decision too ("SQLite: chosen for the reading list").
+        fact(d, declare(d, object.name, object.type), 'decision', s, HEURISTIC_ASPECTS.decisions, 'decisions', `chosen_for_${canonicalName(subject.name)}`);
       } else {
         fact(d, object.name, 'decision', s, HEURISTIC_ASPECTS.decisions, 'decisions', techCategory(object.name, vocab) ?? null);
       }
@@ -181,11 +206,20 @@ function sentenceFacts(d: Draft, s: string, vocab: MentionVocabulary, mentions: 
  * development set: a shared slot marked 283 mostly unrelated facts superseded); the same sentence
  * seen again confirms the attribute instead.
  */
-function generalFact(d: Draft, s: string, mentions: Mention[]): void {
+function generalFact(d: Draft, s: string, mentions: Mention[], memoryType: string | undefined): void {
   const subject = mentions.find((m) => m.type !== 'unknown') ?? mentions[0];
   if (!subject || s.trim().endsWith('?')) return;
   const slot = `observation_${createHash('sha256').update(canonicalName(s)).digest('hex').slice(0, 16)}`;
-  fact(d, declare(d, subject.name, subject.type), 'fact', s, HEURISTIC_ASPECTS.general, null, slot);
+  fact(d, declare(d, subject.name, subject.type), 'fact', s, aspectOfSentence(s, memoryType), null, slot);
+}
+
+/** A stated setting, port or version as a keyed claim (valueClaims.ts); true when the sentence held one. */
+function valueFact(d: Draft, s: string, mentions: Mention[]): boolean {
+  const c = findValueClaim(s, mentions);
+  if (!c) return false;
+  for (const m of mentions) declare(d, m.name, m.type);
+  fact(d, declare(d, c.owner.name, c.owner.type), 'fact', valueClaimText(c), CONFIGURATION_ASPECT, CONFIGURATION_ASPECT, c.key);
+  return true;
 }
 
 /** Heuristic extraction of a whole text. Deterministic; never throws; respects the payload caps. */
@@ -199,8 +233,9 @@ export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: Men
     const sentence = s.slice(0, cfg.maxContentChars);
     const factsBefore = d.facts.length;
     const mentions = withPeople(sentence, findMentions(sentence, vocab), people);
+    if (valueFact(d, sentence, mentions)) continue;
     sentenceFacts(d, sentence, vocab, mentions);
-    if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, mentions);
+    if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, mentions, context.memoryType);
   }
   // Keep the entities that facts and relations need first, then the rest up to the cap.
   const needed = new Set<string>([...d.relations.values()].flatMap((r) => [nameKey(r.from), nameKey(r.to)]).concat(d.facts.map((f) => nameKey(f.entity))));

@@ -98,6 +98,13 @@ export function writeAttribute(db: SqlWriter, ctx: GraphWriteContext, a: Attribu
     [id, a.entityId, a.aspectId, ctx.agentId, a.memoryId, a.kind, content, normalized, a.confidence, a.importance, group, claim, a.observedAt, ctx.nowIso]);
   recordGraphOp(db, ctx, { op: 'attribute_create', targetKind: 'attribute', targetId: id, memoryId: a.memoryId, details: { kind: a.kind, groupKey: group, claimKey: claim } });
   const superseded: string[] = [];
+  if (claim && a.memoryId) {
+    // A value this memory replaced as a whole memory before this claim existed (memory-level
+    // supersession ran first) now points at the claim that replaced it in the slot, so the entity's
+    // history reads "220 since …; was 180" (memorySupersessionWrites.ts#supersedeDerivedAttributes).
+    db.run(`UPDATE entity_attributes SET superseded_by = ? WHERE aspect_id = ? AND group_key IS ? AND claim_key IS ? AND status = 'superseded'
+      AND superseded_by IN (SELECT id FROM entity_attributes WHERE memory_id = ? AND entity_id IS NULL)`, [id, a.aspectId, group, claim, a.memoryId]);
+  }
   if (a.kind !== 'attribute') return { id, created: true, superseded };
   let candidates = siblings(db, a, id, claim, group);
   if (!claim) candidates = candidates.filter((s) => {

@@ -37,7 +37,7 @@ export type GraphOp =
   | { readonly op: 'propagate_memory_status' }
   | { readonly op: 'detach_memory'; readonly memoryId: string }
   | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string }
-  | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string }
+  | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string; readonly byUser?: boolean }
   | { readonly op: 'merge_entities'; readonly keepId: string; readonly mergeId: string; readonly canonical?: string };
 
 export type GraphOpResult =
@@ -158,7 +158,7 @@ function applyOneGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp): Gr
     case 'supersede_attribute':
       return { op: op.op, superseded: supersedeSibling(db, ctx, op.attributeId, op.supersededBy, op.why) };
     case 'supersede_memory':
-      return { op: op.op, superseded: supersedeMemory(db, ctx, op.olderId, op.newerId, op.why) };
+      return { op: op.op, superseded: supersedeMemory(db, ctx, op.olderId, op.newerId, op.why, { byUser: op.byUser === true }) };
     case 'merge_entities':
       return { op: op.op, summary: mergeEntityInto(db, ctx, op.keepId, op.mergeId, op.canonical) };
   }

@@ -61,12 +61,18 @@ function toRow(r: EntityRow): EntityListRow {
   };
 }
 
+const BARE_EXCLUDED = `(e.pinned = 1 OR EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
+  OR EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id) OR EXISTS (SELECT 1 FROM relations r WHERE r.target_entity_id = e.id))`;
+
 function filterClause(agentId: string, f: EntityListFilter): { clause: string; params: (string | number)[] } {
   const where = ['e.agent_id = ?', "+e.status = 'active'"];
   const params: (string | number)[] = [agentId];
   if (f.entityType) { where.push('e.entity_type = ?'); params.push(f.entityType); }
   const text = f.query.trim().toLowerCase();
   if (text) { where.push("(e.canonical_name LIKE ? ESCAPE '\\' OR lower(e.name) LIKE ? ESCAPE '\\')"); const p = `%${likeEscape(text)}%`; params.push(p, p); }
+  // Without a search, an unpinned entity with nothing attached (no aspect, no relation: only mentions) is
+  // not listed (docs/vscode.md, "Knowledge panel"); searching its name still finds it.
+  else where.push(BARE_EXCLUDED);
   return { clause: where.join(' AND '), params };
 }
 
@@ -112,6 +118,35 @@ export interface EntityAttributeRow {
   readonly supersededBy: string | null;
   /** The memory the claim came from (team marks look it up). */
   readonly memoryId: string | null;
+  /** The slot the claim fills (`value`, `port`, …), when it has one. */
+  readonly claimKey: string | null;
+  /** When the claim was made: its source memory's time. */
+  readonly observedAt: string | null;
+  /** The source memory's text, cut to SOURCE_CHARS (the sentence a keyed claim came from). */
+  readonly source: string | null;
+}
+
+/** How much of a claim's source memory the detail carries. */
+export const SOURCE_CHARS = 240;
+
+/** A row an attribute was superseded by that is not on the entity (a replacing memory's claim row). */
+export interface ReplacementRow {
+  readonly id: string;
+  readonly content: string;
+  readonly observedAt: string | null;
+}
+
+/** The rows with these ids (replacements outside the entity), by id. */
+export function readReplacements(db: SqlReader, ids: readonly string[]): Map<string, ReplacementRow> {
+  const out = new Map<string, ReplacementRow>();
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const chunk = ids.slice(i, i + ID_CHUNK);
+    for (const r of db.all<{ id: string; content: string; created_at: string | null }>(
+      `SELECT id, content, created_at FROM entity_attributes WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk)) {
+      out.set(r.id, { id: r.id, content: r.content, observedAt: r.created_at });
+    }
+  }
+  return out;
 }
 
 export interface EntityRelationRow {
@@ -142,9 +177,11 @@ export function readEntityStructure(db: SqlReader, agentId: string, id: string):
   if (!row) return undefined;
   const aspects = db.all<{ id: string; name: string; weight: number; updated_at: string | null }>(
     'SELECT id, name, weight, updated_at FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC, name, id', [id]);
-  const attributes = db.all<{ id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null; memory_id: string | null }>(
-    `SELECT id, aspect_id, kind, status, importance, content, superseded_by, memory_id FROM entity_attributes
-     WHERE entity_id = ? ORDER BY importance DESC, updated_at DESC, id`, [id]);
+  const attributes = db.all<{ id: string; aspect_id: string | null; kind: string; status: string; importance: number; content: string; superseded_by: string | null; memory_id: string | null; claim_key: string | null; created_at: string | null; source: string | null }>(
+    `SELECT t.id, t.aspect_id, t.kind, t.status, t.importance, t.content, t.superseded_by, t.memory_id, t.claim_key, t.created_at,
+            substr(m.content, 1, ${SOURCE_CHARS}) AS source
+       FROM entity_attributes t LEFT JOIN memories m ON m.id = t.memory_id
+     WHERE t.entity_id = ? ORDER BY t.importance DESC, t.updated_at DESC, t.id`, [id]);
   const relations = db.all<{ id: string; dir: string; relation_type: string; other_id: string; other_name: string | null; strength: number; confidence: number; mentions: number }>(
     `SELECT r.id, 'outgoing' AS dir, r.relation_type, r.target_entity_id AS other_id, o.name AS other_name, r.strength, r.confidence, r.mentions
        FROM relations r LEFT JOIN entities o ON o.id = r.target_entity_id WHERE r.source_entity_id = ?
@@ -155,7 +192,8 @@ export function readEntityStructure(db: SqlReader, agentId: string, id: string):
   return {
     entity: { ...toRow(row), canonicalName: row.canonical_name, description: row.description, updatedAt: row.updated_at },
     aspects: aspects.map((a) => ({ id: a.id, name: a.name, weight: a.weight, updatedAt: a.updated_at })),
-    attributes: attributes.map((a) => ({ id: a.id, aspectId: a.aspect_id, kind: a.kind, status: a.status, importance: a.importance, content: a.content, supersededBy: a.superseded_by, memoryId: a.memory_id })),
+    attributes: attributes.map((a) => ({ id: a.id, aspectId: a.aspect_id, kind: a.kind, status: a.status, importance: a.importance, content: a.content, supersededBy: a.superseded_by, memoryId: a.memory_id,
+      claimKey: a.claim_key, observedAt: a.created_at, source: a.source })),
     relations: relations.map((r) => ({
       id: r.id, direction: r.dir === 'incoming' ? 'incoming' : 'outgoing', relationType: r.relation_type, otherId: r.other_id, otherName: r.other_name,
       strength: r.strength, confidence: r.confidence, mentions: r.mentions,

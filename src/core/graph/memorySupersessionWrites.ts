@@ -45,14 +45,32 @@ export function memoryClaimId(db: SqlWriter, ctx: GraphWriteContext, memoryId: s
  * gone, they are the same, the "newer" one is in fact older, or the older one is already
  * superseded (its first replacement stays).
  */
-export function supersedeMemory(db: SqlWriter, ctx: GraphWriteContext, olderId: string, newerId: string, why: string): boolean {
+export function supersedeMemory(db: SqlWriter, ctx: GraphWriteContext, olderId: string, newerId: string, why: string, opts: { readonly byUser?: boolean } = {}): boolean {
   if (olderId === newerId) throw new MemoryError('E_INVALID_INPUT', 'A memory cannot supersede itself.');
   const times = db.all<{ id: string; created_at: string; is_deleted: number }>('SELECT id, created_at, is_deleted FROM memories WHERE id IN (?, ?)', [olderId, newerId]);
   const older = times.find((t) => t.id === olderId);
   const newer = times.find((t) => t.id === newerId);
-  if (!older || !newer || older.is_deleted || newer.is_deleted || newer.created_at < older.created_at) return false;
+  // A person may keep the older of two memories ("keep older"); automatic paths never do.
+  if (!older || !newer || older.is_deleted || newer.is_deleted || (!opts.byUser && newer.created_at < older.created_at)) return false;
   const oldClaim = memoryClaimId(db, ctx, olderId);
   const newClaim = memoryClaimId(db, ctx, newerId);
   if (!oldClaim || !newClaim) return false;
-  return markSuperseded(db, ctx, oldClaim, newClaim, why);
+  if (!markSuperseded(db, ctx, oldClaim, newClaim, why)) return false;
+  supersedeDerivedAttributes(db, ctx, olderId, newClaim, why);
+  return true;
+}
+
+/**
+ * The entity attributes and claims extracted from a superseded memory are superseded with it
+ * (docs/extraction.md, "Current facts"), pointing at the replacing memory's claim row, so entity
+ * views show them as history whichever path replaced the memory (heuristic or model supersession,
+ * a conflict resolved by a person). Forgetting the replacing memory restores them
+ * (detachMemory.ts restores every row superseded by one of its rows). Returns how many changed.
+ */
+export function supersedeDerivedAttributes(db: SqlWriter, ctx: GraphWriteContext, memoryId: string, byClaimId: string | null, why: string): number {
+  const rows = db.all<{ id: string }>(
+    "SELECT id FROM entity_attributes WHERE memory_id = ? AND entity_id IS NOT NULL AND status = 'active'", [memoryId]);
+  let n = 0;
+  for (const r of rows) if (markSuperseded(db, ctx, r.id, byClaimId, `memory superseded: ${why}`.slice(0, 300))) n++;
+  return n;
 }

@@ -101,23 +101,67 @@ export interface DuplicateGroup {
   readonly ids: readonly string[];
 }
 
+/** Source files whose path names a module (`shelf/server.py` is the module `shelf.server`). */
+const MODULE_FILE_RE = /^(?:\.{0,2}\/)?((?:[\w-]+\/)*[\w-]+)\.(?:py|ts|tsx|js|jsx|mjs|cjs|rb|go|rs|java|kt)$/;
+/** A dotted module path (`shelf.server`), which names the same thing as its file. */
+const DOTTED_MODULE_RE = /^[a-z_][\w]*(?:\.[a-z_][\w]*)+$/;
+/** A trailing kind word that does not change what a name refers to ("Mark-as-read route" is "mark as read"). */
+const KIND_SUFFIX_RE = /[\s_-]+(?:route|endpoint|function|method|module|index|table|variable|constant|setting|command|field|column)$/i;
+
+/**
+ * The folding key duplicates share (docs/extraction.md, "Canonical names"): the alias-resolved
+ * name folded for case and punctuation, without a trailing kind word; a source file's key is its
+ * module path, so the file and the module it defines fold together.
+ */
+export function duplicateKey(name: string, type: string, aliases: AliasResolver): string {
+  const file = type === 'file' ? MODULE_FILE_RE.exec(name.trim()) : null;
+  if (file?.[1]) return foldName(file[1].replace(/\//g, '.'));
+  return foldName(aliases.canonical(name).replace(KIND_SUFFIX_RE, ''));
+}
+
+/**
+ * Whether two entities with one folding key are one thing: same type, or one type is vague
+ * (`unknown`, `concept`), or a file and its dotted module name. An environment variable and a file
+ * that fold alike (`SHELF_DB`, `shelf.db`) are not.
+ */
+function sameThing(a: { name: string; entity_type: string }, b: { name: string; entity_type: string }): boolean {
+  if (a.entity_type === b.entity_type || VAGUE_TYPES.has(a.entity_type) || VAGUE_TYPES.has(b.entity_type)) return true;
+  const module = (x: { name: string; entity_type: string }): boolean => MODULE_FILE_RE.test(x.name) || DOTTED_MODULE_RE.test(x.name);
+  return ['file', 'symbol'].includes(a.entity_type) && ['file', 'symbol'].includes(b.entity_type) && module(a) && module(b);
+}
+
 /**
  * Duplicate entities of one agent: names equal after alias resolution and folding (case, spaces,
- * dots, hyphens, underscores). Chunk groups are never merged.
+ * dots, hyphens, underscores, a trailing kind word; a source file and its module) whose types say
+ * they are one thing (sameThing). Chunk groups are never merged.
  */
 export function findDuplicateEntities(db: SqlReader, agentId: string, aliases: AliasResolver): DuplicateGroup[] {
-  const rows = db.all<{ id: string; name: string; mentions: number; pinned: number; created_at: string }>(
-    "SELECT id, name, mentions, pinned, created_at FROM entities WHERE agent_id = ? AND scope IS NULL AND entity_type <> 'chunk_group' ORDER BY created_at, id", [agentId]);
-  const groups = new Map<string, { canonical: string; rows: typeof rows }>();
+  type Row = { id: string; name: string; entity_type: string; mentions: number; pinned: number; created_at: string };
+  const rows = db.all<Row>(
+    "SELECT id, name, entity_type, mentions, pinned, created_at FROM entities WHERE agent_id = ? AND scope IS NULL AND entity_type <> 'chunk_group' ORDER BY created_at, id", [agentId]);
+  const byKey = new Map<string, Row[]>();
   for (const r of rows) {
-    const canonical = aliases.canonical(r.name);
-    const key = foldName(canonical);
+    const key = duplicateKey(r.name, r.entity_type, aliases);
     if (!key) continue;
-    const g = groups.get(key) ?? { canonical: aliases.known(r.name) ? canonical : r.name, rows: [] };
-    g.rows.push(r);
-    groups.set(key, g);
+    byKey.set(key, [...(byKey.get(key) ?? []), r]);
   }
-  return [...groups.values()].filter((g) => g.rows.length > 1).map((g) => ({
+  const groups: { canonical: string; rows: Row[] }[] = [];
+  for (const same of byKey.values()) {
+    const clusters: Row[][] = [];
+    for (const r of same) {
+      const c = clusters.find((cl) => cl.every((x) => sameThing(x, r)));
+      if (c) c.push(r); else clusters.push([r]);
+    }
+    for (const c of clusters) {
+      if (c.length < 2) continue;
+      const first = c[0] as Row;
+      // A file keeps its path as the name; an alias-table name wins otherwise.
+      const file = c.find((r) => r.entity_type === 'file' && MODULE_FILE_RE.test(r.name));
+      const canonical = file ? file.name : aliases.known(first.name) ? aliases.canonical(first.name) : first.name;
+      groups.push({ canonical, rows: c });
+    }
+  }
+  return groups.map((g) => ({
     canonical: g.canonical,
     ids: [...g.rows].sort((a, b) => b.pinned - a.pinned || b.mentions - a.mentions || Number(b.name === g.canonical) - Number(a.name === g.canonical) || a.created_at.localeCompare(b.created_at)).map((r) => r.id),
   }));

@@ -33,7 +33,7 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
       'SELECT content, type, is_deleted, extraction_status, agent_id, who FROM memories WHERE id = ?', [memoryId]));
     if (!mem || mem.is_deleted) return { apply: () => ({ skipped: 'memory deleted' }) };
     if (mem.extraction_status === 'complete') return { apply: () => ({ skipped: 'already extracted' }) };
-    const result = await extractor.extract(mem.content, ctx.signal, mem.who ? { who: mem.who } : {});
+    const result = await extractor.extract(mem.content, ctx.signal, { ...(mem.who ? { who: mem.who } : {}), memoryType: mem.type });
     const candidates = config.llm ? ctx.store.read((db) => collectSiblingCandidates(db, result.payload, mem.agent_id)) : [];
     const plan = await planSemanticSupersession(candidates, { config: config.contradiction, llm: config.llm, logger: ctx.logger, signal: ctx.signal });
     const origin = result.source === 'llm' ? 'llm' : 'heuristic';

@@ -111,17 +111,36 @@ export function mergeEntitiesTask(deps: MaintenanceDeps): MaintenanceTask {
       if (agent === undefined) return { cursor: null, processed: 0, summary: { entitiesMerged: 0 } };
       const merged = await ctx.store.write('maintenance:merge-entities', (db) => {
         const gctx = graphContext({ actor: 'maintenance', reason: 'merge duplicate entities', clock: ctx.clock, agentId: agent, config: deps.graph, contradiction: deps.contradiction, newId: deps.newId });
-        let n = 0;
+        const lines: string[] = [];
+        const nameOf = (id: string): { name: string; type: string } | undefined => db.get<{ name: string; type: string }>('SELECT name, entity_type AS type FROM entities WHERE id = ?', [id]);
         for (const g of findDuplicateEntities(db, agent, aliases)) {
           const [keep, ...rest] = g.ids;
-          for (const id of rest) { applyGraphOp(db, gctx, { op: 'merge_entities', keepId: keep as string, mergeId: id, canonical: g.canonical }); n++; }
+          for (const id of rest) {
+            const from = nameOf(id);
+            const into = nameOf(keep as string);
+            applyGraphOp(db, gctx, { op: 'merge_entities', keepId: keep as string, mergeId: id, canonical: g.canonical });
+            // Named in the report (docs/vscode.md, "Maintenance report"): which entity, into what, why.
+            if (from && into) lines.push(`"${from.name}" (${from.type}) merged into "${g.canonical}" (${into.type}): ${mergeReason(from, into)}`);
+          }
         }
-        return n;
+        return lines;
       });
       const next = agents[agents.indexOf(agent) + 1];
-      return { cursor: next === undefined ? null : agent, processed: merged, summary: { entitiesMerged: merged } };
+      return { cursor: next === undefined ? null : agent, processed: merged.length, summary: { entitiesMerged: merged.length, ...(merged.length ? { merged: merged.slice(0, REPORT_LINES_MAX).join('\n') + (merged.length > REPORT_LINES_MAX ? `\n… and ${merged.length - REPORT_LINES_MAX} more` : '') } : {}) } };
     },
   };
+}
+
+/** Lines one report section names at most; the rest are counted. */
+export const REPORT_LINES_MAX = 50;
+
+/** Why two entities were one: a module and its file, or the same name apart from case, punctuation, an alias or a kind word. */
+function mergeReason(from: { name: string; type: string }, into: { name: string; type: string }): string {
+  if (from.name.includes('/') !== into.name.includes('/') && [from.type, into.type].includes('file')) return 'a module and its file';
+  if (from.name.toLowerCase() === into.name.toLowerCase()) return 'the same name in another case';
+  const fold = (x: string): string => x.toLowerCase().replace(/[\s._-]+/g, '');
+  if (fold(from.name) !== fold(into.name) && fold(from.name).startsWith(fold(into.name))) return `the same name with a kind word ("${from.name.slice(into.name.length).replace(/^[\s._-]+/, '')}")`;
+  return fold(from.name) === fold(into.name) ? 'the same name apart from punctuation' : 'an alias of the same name';
 }
 
 /** Every task whose owning function exists, in run order. Hosts append tasks of other modules. */

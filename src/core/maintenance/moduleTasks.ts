@@ -5,6 +5,7 @@ import type { Rng } from '../consolidation/cluster';
 import type { LlmClient } from '../hostContext';
 import type { Embedder } from '../models/embedder';
 import { reembedStale } from '../models/reembed';
+import { REPORT_LINES_MAX } from './maintenanceTasks';
 import type { MaintenanceTask, StepResult } from './maintenanceTypes';
 
 /**
@@ -33,7 +34,20 @@ export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | unde
         store: ctx.store, modelId: deps.embedder.id, dims: deps.embedder.dims, embedder: deps.embedder, llm: deps.llm, graph: deps.graph,
         contradiction: deps.contradiction, logger: ctx.logger, rng: deps.rng, ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
-      return { cursor: null, processed: r.scanned, summary: { scanned: r.scanned, mergeProposals: r.merges.length, conflictProposals: r.conflicts.length, clusters: r.clusters.length } };
+      // Each proposal by what it says and when (docs/vscode.md, "Maintenance report"), never by id.
+      const said = (id: string): string => ctx.store.read((db) => {
+        const row = db.get<{ content: string; at: string }>('SELECT content, created_at AS at FROM memories WHERE id = ?', [id])
+          ?? db.get<{ content: string; at: string }>('SELECT content, created_at AS at FROM entity_attributes WHERE id = ?', [id]);
+        if (!row) return '(no longer stored)';
+        const flat = row.content.replace(/\s+/g, ' ').trim();
+        return `"${flat.length > 110 ? `${flat.slice(0, 109)}…` : flat}" (${row.at.slice(0, 10)})`;
+      });
+      const conflicts = r.conflicts.slice(0, REPORT_LINES_MAX).map((c) => `${said(c.olderId)} ⟷ newer ${said(c.newerId)} — ${c.reason.replace(/_/g, ' ')}`);
+      const merges = r.merges.slice(0, REPORT_LINES_MAX).map((m) => `${said(m.keepId)} ≈ ${said(m.dropId)} (similarity ${m.similarity.toFixed(2)})`);
+      return { cursor: null, processed: r.scanned, summary: {
+        scanned: r.scanned, mergeProposals: r.merges.length, conflictProposals: r.conflicts.length, clusters: r.clusters.length,
+        ...(conflicts.length ? { conflicts: conflicts.join('\n') } : {}), ...(merges.length ? { duplicates: merges.join('\n') } : {}),
+      } };
     },
   };
 }

@@ -11,7 +11,7 @@ import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../documents/memoryD
 import type { MemoryDocuments } from '../documents/memoryDocuments';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { ChatOutput } from './chatOutput';
-import { answerPrompt, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
+import { answerPrompt, CHAT_ANSWER_ITEMS, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
 import { sessionStartMarkdown, sessionStartPromptSection } from './sessionStartContext';
 import type { StartMemory } from './sessionStartContext';
 
@@ -42,6 +42,12 @@ function addReferences(deps: RecallAnswerDeps, results: readonly RecallResult[])
 
 function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly RecallResult[]): string {
   return resultList(results, (_i, r) => `${commandLink('why?', SHOW_EXPLAIN_COMMAND, [deps.docs.keepExplain(query, r).toString()])} · ${commandLink('forget', FORGET_COMMAND, [r.id])}`);
+}
+
+/** The "show all" follow-up: asks @memory /recall the same question in the chat. */
+export function showAllLink(query: string, total: number): string {
+  const q = query.replace(/\s+/g, ' ').trim().slice(0, 500);
+  return `\n${commandLink(`Show all ${total}`, 'workbench.action.chat.open', [{ query: `@memory /recall ${q}` }])}`;
 }
 
 export function noMatches(out: ChatOutput, query: string): void {
@@ -117,10 +123,11 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
   }
   if (deps.token.isCancellationRequested) return { results, composed };
   if (composed) {
-    deps.out.markdown('\n\n---\n**Recalled memories**\n\n');
-    deps.out.markdown(listWithWhy(deps, query, results), true);
+    const shown = results.slice(0, CHAT_ANSWER_ITEMS);
+    deps.out.markdown(`\n\n---\n**Recalled memories**${shown.length < results.length ? ` (the best ${shown.length} of ${results.length})` : ''}\n\n`);
+    deps.out.markdown(listWithWhy(deps, query, shown) + (shown.length < results.length ? `${showAllLink(query, results.length)}\n` : ''), true);
   } else {
-    deps.out.markdown(memoriesOnlyAnswer(query, results, (ordered) => listWithWhy(deps, query, ordered)), true);
+    deps.out.markdown(memoriesOnlyAnswer(query, results, (ordered) => listWithWhy(deps, query, ordered), (total) => showAllLink(query, total)), true);
   }
   return { results, composed };
 }

@@ -1,5 +1,5 @@
 /**
- * "Agent Memory (no language model)": a chat model this extension provides only while VS Code has
+ * "Agent Memory (no chat model)": a chat model this extension provides only while VS Code has
  * no other chat model. VS Code hands a chat participant a request only with a model (the one picked
  * in the chat view, or Copilot's declared default); with none installed it stops the request with
  * "Language model unavailable" before any participant runs (docs/vscode.md). With this model in
@@ -21,7 +21,7 @@ const MAX_QUERY_CHARS = 500;
 
 const MODEL: vscode.LanguageModelChatInformation = {
   id: 'memory-only',
-  name: 'Agent Memory (no language model)',
+  name: 'Agent Memory (no chat model)',
   family: 'agent-memory',
   version: '1',
   detail: 'Recalled memories, not composed answers',

@@ -114,7 +114,7 @@ export function toolResultText(query: string, results: readonly RecallResult[]):
 
 /** What @memory says about composed answers when no language model composed one. */
 export const COMPOSED_ANSWER_HINT =
-  'No language model composed this answer. For composed answers, make a chat model available in VS Code ' +
+  'No chat model composed this answer. For composed answers, make a chat model available in VS Code ' +
   '(for example GitHub Copilot, or any extension that provides a language model) and pick it in the chat ' +
   'model picker. `/recall`, `/why`, `/remember`, `/forget`, `/pin`, `/unpin` and `/status` work without one.';
 
@@ -123,12 +123,19 @@ export const COMPOSED_ANSWER_HINT =
  * answer, cited, then every recalled memory current first with stale ones marked, then how to get
  * composed answers. `list` renders the numbered list (the chat adds its links).
  */
-export function memoriesOnlyAnswer(question: string, results: readonly RecallResult[], list: (ordered: readonly RecallResult[]) => string = (o) => resultList(o)): string {
+export function memoriesOnlyAnswer(question: string, results: readonly RecallResult[], list: (ordered: readonly RecallResult[]) => string = (o) => resultList(o), showAll?: (total: number) => string): string {
   const ordered = currentFirst(results);
   const best = ordered[0];
   if (!best) return '';
   const lead = best.currentness
     ? `Memory holds only superseded answers to "${escapeMarkdown(snippet(question, 80))}"; the most relevant is [1].`
     : `From memory [1]: ${escapeMarkdown(snippet(best.content, 400))}`;
-  return `${lead}\n\n**What memory holds about this** (${ordered.length}, current first):\n\n${list(ordered)}\n_${COMPOSED_ANSWER_HINT}_\n`;
+  // Sized for the chat (docs/vscode.md, "Chat"): the best few, then a follow-up for the rest.
+  const shown = showAll ? ordered.slice(0, CHAT_ANSWER_ITEMS) : ordered;
+  const more = showAll && ordered.length > shown.length ? `${showAll(ordered.length)}\n` : '';
+  const heading = shown.length < ordered.length ? `the best ${shown.length} of ${ordered.length}, current first` : `${ordered.length}, current first`;
+  return `${lead}\n\n**What memory holds about this** (${heading}):\n\n${list(shown)}${more}\n_${COMPOSED_ANSWER_HINT}_\n`;
 }
+
+/** How many recalled memories a chat answer lists before its "show all" follow-up. */
+export const CHAT_ANSWER_ITEMS = 5;

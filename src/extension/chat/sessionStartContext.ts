@@ -21,11 +21,17 @@ export function sessionStartPromptSection(memories: readonly StartMemory[], firs
   ].join('\n');
 }
 
-/** The visible section under an answer: what was loaded at session start, numbered from `first`. */
+/**
+ * The visible line under an answer: how many memories were loaded at session start and the
+ * numbers they are cited by, in one line (docs/vscode.md, "Chat"); the memories themselves are the
+ * answer's references, which VS Code shows collapsed ("Used N references").
+ */
 export function sessionStartMarkdown(memories: readonly StartMemory[], first: number): string {
   if (memories.length === 0) return '';
-  const lines = memories.map((m, i) => `${first + i}. ${escapeMarkdown(snippet(m.content))}`);
-  return `\n\n**Loaded at the start of this conversation** (${memories.length}, by importance and recency):\n\n${lines.join('\n')}\n`;
+  const n = memories.length;
+  const cited = n === 1 ? `[${first}]` : `[${first}]–[${first + n - 1}]`;
+  const lead = escapeMarkdown(snippet(memories[0]?.content ?? '', 60));
+  return `\n\n_Also loaded at the start of this conversation: ${n} ${n === 1 ? 'memory' : 'memories'} (cited ${cited}; by importance and recency, e.g. "${lead}"), listed under References._\n`;
 }
 
 /** The block a language model tool appends to the first result of its session. */

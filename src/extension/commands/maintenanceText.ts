@@ -25,6 +25,7 @@ export function taskPhrases(t: TaskReport): string[] {
       add(n(s.mergeProposals), 'possible duplicate', 'possible duplicates');
       add(n(s.conflictProposals), 'possible conflict', 'possible conflicts');
       break;
+    case 'merge-entities': add(n(s.entitiesMerged), 'entity merged', 'entities merged'); break;
     case 'compact-store': if (n(s.snapshotTaken) > 0) out.push('store compacted'); break;
     case 'retry-dead-jobs':
       add(n(s.jobsRetried), 'failed job retried', 'failed jobs retried');
@@ -54,14 +55,32 @@ const KEY_LABELS: Readonly<Record<string, string>> = {
   journalGenerationBefore: 'journal generation before', journalGenerationAfter: 'journal generation after', jobsRetried: 'failed jobs retried',
   jobsCleared: 'failed jobs cleared', indexesRebuilt: 'search indexes rebuilt', rebuilt: 'rebuilt', note: 'note', result: 'result',
   sqliteProblems: 'SQLite problems', foreignKeyViolations: 'foreign key violations', orphanRows: 'orphan rows', firstProblem: 'first problem', skipped: 'skipped',
+  entitiesMerged: 'entities merged', merged: 'merged', conflicts: 'possible conflicts (older ⟷ newer)', duplicates: 'possible duplicates',
 };
+
+/** A counter no table names, in words: `entitiesMerged` → "entities merged" (never a raw key). */
+export function keyLabel(k: string): string {
+  return KEY_LABELS[k] ?? k.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** When a run happened, without its internal id ("manual:…"): "2026-12-02 03:31–03:31 UTC". */
+function runWhen(r: MaintenanceReport): string {
+  const day = r.startedAt.slice(0, 10);
+  const t = (iso: string): string => iso.slice(11, 16);
+  return `${day} ${t(r.startedAt)}–${r.finishedAt.slice(0, 10) === day ? t(r.finishedAt) : `${r.finishedAt.slice(0, 10)} ${t(r.finishedAt)}`} UTC`;
+}
 
 /** The full report as Markdown: the headline, then one section per task with every counter. */
 export function maintenanceReportMarkdown(r: MaintenanceReport): string {
-  const out = ['# Maintenance report', '', maintenanceHeadline(r), '', `Run ${r.runId}, ${r.startedAt} – ${r.finishedAt}.`, ''];
+  const out = ['# Maintenance report', '', maintenanceHeadline(r), '', `${r.runId.startsWith('manual:') ? 'Run by hand' : 'Scheduled run'}, ${runWhen(r)}.`, ''];
   for (const t of r.tasks) {
     out.push(`## ${t.title}`, '', `- status: ${t.status}${t.resumed ? ' (continued an interrupted run)' : ''}`, `- items processed: ${t.processed}${t.total !== null ? ` of ${t.total}` : ''}`);
-    for (const [k, v] of Object.entries(t.summary)) out.push(`- ${KEY_LABELS[k] ?? k}: ${v}`);
+    for (const [k, v] of Object.entries(t.summary)) {
+      // Named changes and proposals (one per line) become a list under their label.
+      if (typeof v === 'string' && v.includes('\n')) out.push(`- ${keyLabel(k)}:`, ...v.split('\n').map((line) => `  - ${line}`));
+      else if (typeof v === 'string' && (k === 'merged' || k === 'conflicts' || k === 'duplicates')) out.push(`- ${keyLabel(k)}:`, `  - ${v}`);
+      else out.push(`- ${keyLabel(k)}: ${v}`);
+    }
     if (t.error) out.push(`- error: ${t.error}`);
     out.push('');
   }

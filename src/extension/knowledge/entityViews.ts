@@ -4,8 +4,8 @@
  * weights and confidences clamped, attributes grouped per aspect with currentness notes).
  * Pinning, health and feedback stats come from their modules (see storeKnowledgeSource.ts).
  */
-import { countEntities, entityPage, knowledgeTableCounts, listEntityTypes, readEntityStructure } from '../../core/graph/knowledgeQueries';
-import type { EntityAttributeRow, EntityListRow } from '../../core/graph/knowledgeQueries';
+import { countEntities, entityPage, knowledgeTableCounts, listEntityTypes, readEntityStructure, readReplacements } from '../../core/graph/knowledgeQueries';
+import type { EntityAttributeRow, EntityListRow, ReplacementRow } from '../../core/graph/knowledgeQueries';
 import { teamMarks } from '../../core/team/teamMarks';
 import type { TeamMark } from '../../core/team/teamMarks';
 import type { SqlReader } from '../../core/store/storeTypes';
@@ -45,25 +45,40 @@ function clamp01(v: number): number {
   return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
 }
 
-/** "Superseded by …" for replaced claims; "Replaces …" for the current one (structured currentness). */
-function currentnessNote(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>): string | null {
-  const short = (s: string) => (s.length > 160 ? s.slice(0, 159) + '…' : s);
+const short = (s: string): string => (s.length > 160 ? s.slice(0, 159) + '…' : s);
+const day = (iso: string | null | undefined): string => (iso ? iso.slice(0, 10) : 'an unknown date');
+/** The value of a keyed claim (`SHORT_BOOK_PAGES = 220` → `220`); the whole text otherwise. */
+export const claimValue = (content: string): string => /^[^=]{1,200} = (.+)$/.exec(content)?.[1] ?? short(content);
+
+/**
+ * Structured currentness (docs/vscode.md, "Current facts"): the current claim with the date it
+ * holds since and the values it replaced ("220 since 2026-09-18; was 180 (2026-08-04)"); a replaced
+ * claim with when it held and what holds now. A replacement may be another memory's claim row
+ * (a whole memory superseded), not on this entity: `elsewhere` has those.
+ */
+function currentnessNote(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>, elsewhere: ReadonlyMap<string, ReplacementRow>): string | null {
   if (a.status === 'superseded') {
-    const by = a.supersededBy ? byId.get(a.supersededBy) : undefined;
-    if (by) return `Superseded by: ${short(by.content)}`;
-    return a.supersededBy ? 'Superseded by a newer claim.' : 'Superseded: its memory was deleted or replaced.';
+    const by = a.supersededBy ? byId.get(a.supersededBy) ?? elsewhere.get(a.supersededBy) : undefined;
+    if (by) return `Was current from ${day(a.observedAt)} until ${day(by.observedAt)}; now: ${short(by.content)}`;
+    return a.supersededBy ? `Was current from ${day(a.observedAt)}; replaced by a newer claim.` : `Was current from ${day(a.observedAt)}; its memory was deleted or marked wrong.`;
   }
   if (a.status === 'deleted') return 'Deleted.';
-  const old = replaces.get(a.id);
-  return old ? `Current; replaces: ${short(old.content)}` : null;
+  const history: string[] = [];
+  const seen = new Set<string>([a.id]);
+  for (let old = replaces.get(a.id); old && !seen.has(old.id) && history.length < 5; old = replaces.get(old.id)) {
+    seen.add(old.id);
+    history.push(`${claimValue(old.content)} (${day(old.observedAt)})`);
+  }
+  return history.length ? `${claimValue(a.content)} since ${day(a.observedAt)}; was ${history.join(', before that ')}` : null;
 }
 
-function toAttribute(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>, marks: ReadonlyMap<string, TeamMark>): AttributeView {
+function toAttribute(a: EntityAttributeRow, byId: ReadonlyMap<string, EntityAttributeRow>, replaces: ReadonlyMap<string, EntityAttributeRow>, marks: ReadonlyMap<string, TeamMark>, elsewhere: ReadonlyMap<string, ReplacementRow>): AttributeView {
   const status: AttributeStatus = a.status === 'superseded' || a.status === 'deleted' ? a.status : 'active';
   const team = a.memoryId ? marks.get(a.memoryId) : undefined;
   return {
     id: a.id, kind: a.kind === 'constraint' ? 'constraint' : 'attribute', status, importance: clamp01(a.importance),
-    content: a.content, supersededBy: a.supersededBy, currentnessNote: currentnessNote(a, byId, replaces),
+    content: a.content, supersededBy: a.supersededBy, currentnessNote: currentnessNote(a, byId, replaces, elsewhere),
+    observedAt: a.observedAt, source: a.source && a.source.trim() !== a.content.trim() ? a.source : null,
     team: team ? { author: team.author, mine: team.mine } : null,
   };
 }
@@ -74,14 +89,15 @@ export function readEntityDetail(db: SqlReader, agentId: string, id: string, hea
   if (!s) return null;
   const byId = new Map(s.attributes.map((a) => [a.id, a]));
   const replaces = new Map<string, EntityAttributeRow>();
-  for (const a of s.attributes) if (a.supersededBy) replaces.set(a.supersededBy, a);
+  for (const a of s.attributes) if (a.supersededBy && byId.has(a.supersededBy)) replaces.set(a.supersededBy, a);
+  const elsewhere = readReplacements(db, [...new Set(s.attributes.flatMap((a) => (a.supersededBy && !byId.has(a.supersededBy) ? [a.supersededBy] : [])))]);
   // Team memories and their author (docs/team.md "In VS Code"), one lookup for the entity.
   const marks = teamMarks(db, s.attributes.flatMap((a) => (a.memoryId ? [a.memoryId] : [])));
   const perAspect = new Map<string, AttributeView[]>();
   const unassigned: AttributeView[] = [];
   const aspectIds = new Set(s.aspects.map((a) => a.id));
   for (const a of s.attributes) {
-    const view = toAttribute(a, byId, replaces, marks);
+    const view = toAttribute(a, byId, replaces, marks, elsewhere);
     if (a.aspectId && aspectIds.has(a.aspectId)) {
       const list = perAspect.get(a.aspectId) ?? [];
       list.push(view);

@@ -30,7 +30,7 @@ export function statusLines(s: EngineStatus, llm: string, capture: boolean): str
     `Memories: ${s.memories}`,
     `Background jobs: ${s.pendingJobs} pending${s.deadJobs ? `, ${s.deadJobs} failed` : ''}`,
     `Embedding model: ${modelStateText(s.model)}`,
-    `Language model: ${llm}`,
+    `Extraction model (agentMemory.llm): ${llm}`,
     `Session capture: ${capture ? 'on' : 'off'}`,
     `Store: ${s.storeDir}`,
     ...(s.storeRecovery ? [`Store recovery: ${s.storeRecovery.message}`] : []),

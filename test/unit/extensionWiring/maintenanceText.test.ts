@@ -41,4 +41,16 @@ describe('maintenance summary for people', () => {
     assert.match(md, /## Compact the store\n\n- status: completed\n- items processed: 1\n- snapshots taken: 1\n- snapshot position: 367\n/);
     assert.match(md, /## Custom\n\n- status: failed\n- items processed: 1\n- widgets: 4\n/);
   });
+
+  it('names every merge and conflict (which, into what, why, with dates), with no raw key or run id', () => {
+    const md = maintenanceReportMarkdown({ ...report([
+      task('merge-entities', { entitiesMerged: 2, merged: '"shelf.server" (file) merged into "shelf/server.py" (file): a module and its file\n"Mark-as-read route" (symbol) merged into "mark as read" (symbol): the same name with a kind word ("route")' }, 'completed', 'Merge duplicate entities'),
+      task('find-duplicates-conflicts', { scanned: 60, mergeProposals: 0, conflictProposals: 1, clusters: 5, conflicts: '"The server listens on port 8080." (2026-06-02) ⟷ newer "… now listens on 127.0.0.1:4310" (2026-08-29) — value change' }),
+    ]), runId: 'manual:178bee27-0000-4000-8000-000000000000' });
+    assert.match(maintenanceHeadline(report([task('merge-entities', { entitiesMerged: 2 })])), /2 entities merged/);
+    assert.match(md, /- merged:\n {2}- "shelf\.server" \(file\) merged into "shelf\/server\.py" \(file\): a module and its file\n {2}- "Mark-as-read route"/);
+    assert.match(md, /- possible conflicts \(older ⟷ newer\):\n {2}- "The server listens on port 8080\." \(2026-06-02\) ⟷ newer/);
+    assert.match(md, /Run by hand, 2026-12-01 02:00–02:00 UTC\./);
+    assert.doesNotMatch(md, /entitiesMerged|conflictProposals|manual:|178bee27/);
+  });
 });

@@ -105,6 +105,15 @@ describe('currentness in answers, tool output and the memories-only answer', () 
     assert.match(memoriesOnlyAnswer('q', [stale]), /^Memory holds only superseded answers to "q"; the most relevant is \[1\]\./);
     assert.equal(memoriesOnlyAnswer('q', []), '');
   });
+
+  it('sizes the answer for the chat: the best five, then the "show all" follow-up', () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ ...current, id: `m${i}`, content: `Memory number ${i}.` }));
+    const md = memoriesOnlyAnswer('q', many, (o) => resultList(o), (total) => `[Show all ${total}](command:x)`);
+    assert.match(md, /\(the best 5 of 12, current first\)/);
+    assert.deepEqual(md.match(/^\d+\. /gm), ['1. ', '2. ', '3. ', '4. ', '5. ']);
+    assert.match(md, /\[Show all 12\]\(command:x\)/);
+    assert.doesNotMatch(memoriesOnlyAnswer('q', many.slice(0, 3), (o) => resultList(o), (t) => `[Show all ${t}]`), /Show all/);
+  });
 });
 
 describe('core logger filtered by agentMemory.log.level', () => {

@@ -25,8 +25,10 @@ describe('session-start memories delivered with the first answer', () => {
 
   it('shows the same numbers under the answer, escaped so a memory cannot inject links', () => {
     const md = sessionStartMarkdown(started, 2);
-    assert.match(md, /\*\*Loaded at the start of this conversation\*\* \(2,/);
-    assert.match(md, /\n2\. We deploy with Docker compose\.\n3\. Port \\\[4310\\\]\\\(command:x\\\) is \\\*the\\\* server port\.\n$/);
+    // One line, however many memories: the memories are the answer's (collapsed) references.
+    assert.equal(md.trim().split('\n').length, 1);
+    assert.match(md, /^\n\n_Also loaded at the start of this conversation: 2 memories \(cited \[2\]–\[3\]; by importance and recency, e\.g\. "We deploy with Docker compose\."\), listed under References\._\n$/);
+    assert.doesNotMatch(sessionStartMarkdown([{ id: 'x', content: 'Port [4310](command:x) is the port' }], 1), /\]\(command:/);
     assert.equal(sessionStartMarkdown([], 1), '');
   });
 

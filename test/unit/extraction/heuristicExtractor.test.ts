@@ -101,8 +101,8 @@ describe('heuristic extractor', () => {
   });
 
   it('records a sentence no pattern claims as a general fact of its first typed entity', () => {
-    const p = x('The server in shelf/server.py listens on port 8080.');
-    assert.deepEqual(p.facts?.map((f) => [f.entity, f.type, f.aspect]), [['shelf/server.py', 'fact', 'general']]);
+    const p = x('The server in shelf/server.py logs every request to stderr.');
+    assert.deepEqual(p.facts?.map((f) => [f.entity, f.type, f.aspect]), [['shelf/server.py', 'fact', 'facts']]);
     assert.match(p.facts?.[0]?.claim_key ?? '', /^observation_[0-9a-f]{16}$/, 'its own claim slot: unrelated observations never supersede each other');
     assert.equal(validateExtractionPayload(p, DEFAULT_EXTRACTION_CONFIG).ok, true);
   });
@@ -113,7 +113,7 @@ describe('heuristic extractor', () => {
   });
 
   it('leaves general facts out when the config turns them off', () => {
-    const p = heuristicExtract('The server in shelf/server.py listens on port 8080.', { ...DEFAULT_EXTRACTION_CONFIG, generalFacts: false });
+    const p = heuristicExtract('The server in shelf/server.py logs every request to stderr.', { ...DEFAULT_EXTRACTION_CONFIG, generalFacts: false });
     assert.equal(p.facts, undefined);
   });
 });

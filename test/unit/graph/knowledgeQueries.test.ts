@@ -50,9 +50,13 @@ describe('core graph read queries (Knowledge panel and graph tree)', () => {
   it('pages an agent\'s active entities in list order with their counts, filtered by LIKE-escaped text and type', () => {
     store.read((db) => {
       const all = { query: '', entityType: null };
-      assert.equal(countEntities(db, 'default', all), 4);
-      assert.deepEqual(entityPage(db, 'default', { ...all, offset: 0, limit: 10 }).map((e) => e.id), ['e-pin', 'e-api', 'e-db', 'e-pct']);
+      // Without a search, entities with nothing attached (no aspect, no relation) are not listed.
+      // Without a search, unpinned entities with nothing attached (no aspect, no relation) are not listed.
+      assert.equal(countEntities(db, 'default', all), 3);
+      assert.deepEqual(entityPage(db, 'default', { ...all, offset: 0, limit: 10 }).map((e) => e.id), ['e-pin', 'e-api', 'e-db']);
       assert.deepEqual(entityPage(db, 'default', { ...all, offset: 1, limit: 1 }).map((e) => e.id), ['e-api']);
+      // A search still finds them.
+      assert.deepEqual(entityPage(db, 'default', { query: 'coverage', entityType: null, offset: 0, limit: 10 }).map((e) => e.id), ['e-pct']);
       const api = entityPage(db, 'default', { query: 'api', entityType: 'tool', offset: 0, limit: 10 });
       assert.deepEqual(api.map((e) => [e.id, e.aspects, e.attributes, e.constraints, e.relations, e.pinned]), [['e-api', 2, 1, 1, 1, false]]);
       assert.equal(countEntities(db, 'default', { query: '0%', entityType: null }), 1, '% is matched literally');

@@ -64,7 +64,7 @@ describe('graph CLI: ingest, entities, graph, forget, fetch', () => {
     const list = (await cli('entities', '--json')).json() as { name: string; canonicalName: string; type: string; mentions: number; pinned: boolean; id: string }[];
     const api = list.find((e) => e.name === 'API');
     assert.ok(api && typeof api.id === 'string');
-    assert.deepEqual({ ...api, id: undefined }, { id: undefined, name: 'API', canonicalName: 'api', type: 'package', mentions: 2, pinned: false });
+    assert.deepEqual({ ...api, id: undefined }, { id: undefined, name: 'API', canonicalName: 'api', type: 'concept', mentions: 2, pinned: false });
     assert.equal(list[0]?.name, 'API', 'most mentioned first');
   });
 

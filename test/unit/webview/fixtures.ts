@@ -18,7 +18,7 @@ export function detail(i: number): EntityDetail {
     updatedAt: '2026-11-29T10:00:00.000Z',
     aspects: [
       { id: 'a1', name: 'build', weight: 0.8, updatedAt: null, attributes: [
-        { id: 't1', kind: 'constraint', status: 'active', importance: 0.9, content: 'never import vscode in core', supersededBy: null, currentnessNote: null, team: null },
+        { id: 't1', kind: 'constraint', status: 'active', importance: 0.9, content: 'never import vscode in core', supersededBy: null, currentnessNote: null, observedAt: null, source: null, team: null },
       ] },
       { id: 'a2', name: 'tests', weight: 0.3, updatedAt: null, attributes: [] },
     ],

@@ -55,8 +55,9 @@ describe('Knowledge panel store data source', () => {
 
   it('lists pinned entities first, then by mentions, with counts and health', async () => {
     const page = await source.listEntities({ query: '', entityType: null, offset: 0, limit: 10 });
-    assert.deepEqual(page.entities.map((e) => e.id), ['e-pin', 'e-api', 'e-db', 'e-pct']);
-    assert.equal(page.total, 4);
+    // e-pct has nothing attached (no aspect, no relation, not pinned): listed only when searched for.
+    assert.deepEqual(page.entities.map((e) => e.id), ['e-pin', 'e-api', 'e-db']);
+    assert.equal(page.total, 3);
     assert.deepEqual(page.types, ['project', 'system', 'tool']);
     const api = page.entities[1]!;
     assert.deepEqual([api.aspects, api.attributes, api.constraints, api.relations], [2, 2, 1, 1]);
@@ -74,7 +75,7 @@ describe('Knowledge panel store data source', () => {
     assert.deepEqual(sys.entities.map((e) => e.id), ['e-db']);
     const second = await source.listEntities({ query: '', entityType: null, offset: 2, limit: 1 });
     assert.deepEqual(second.entities.map((e) => e.id), ['e-db']);
-    assert.equal(second.total, 4);
+    assert.equal(second.total, 3);
   });
 
   it('reads a detail with aspects by weight, currentness notes, unclassified attributes and relations', async () => {
@@ -82,8 +83,8 @@ describe('Knowledge panel store data source', () => {
     assert.ok(d);
     assert.deepEqual(d.aspects.map((a) => a.name), ['storage', 'testing']);
     const storage = d.aspects[0]!.attributes;
-    assert.equal(storage.find((a) => a.id === 't-old')?.currentnessNote, 'Superseded by: storage is MongoDB');
-    assert.equal(storage.find((a) => a.id === 't-new')?.currentnessNote, 'Current; replaces: storage is PostgreSQL');
+    assert.equal(storage.find((a) => a.id === 't-old')?.currentnessNote, 'Was current from 2026-11-01 until 2026-11-01; now: storage is MongoDB');
+    assert.equal(storage.find((a) => a.id === 't-new')?.currentnessNote, 'storage is MongoDB since 2026-11-01; was storage is PostgreSQL (2026-11-01)');
     assert.equal(d.aspects[1]!.attributes[0]!.kind, 'constraint');
     assert.deepEqual(d.unassigned.map((a) => a.id), ['t-stub']);
     assert.deepEqual(d.relations.map((r) => [r.direction, r.otherName]), [['outgoing', 'Database']]);
