@@ -23,6 +23,7 @@ import { storeCommand } from './commands/store';
 import { teamCommand } from './commands/team';
 import { extractCommand } from './commands/extract';
 import { configCommand } from './commands/config';
+import { mcpCommand } from './commands/mcp';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -66,6 +67,9 @@ commands:
                        hybrid search on the team server (tsvector + pgvector when the server has it)
   extract [--json] [--who NAME] TEXT | --stdin   entities, relations and facts of a text, as ingest extracts them;
                        --stdin reads one JSON {"text", "who"?} a line and writes one JSON result a line
+  mcp                  serve Agent Memory to MCP clients over stdio (tools, resources, the session-start prompt; docs/mcp.md)
+  mcp install --client claude-code|cursor|codex|vscode [--write] [--file PATH]
+                       print (or merge into the client's file) the configuration that starts \`agent-memory mcp\`
   config list [--json] | get KEY [--json] | set KEY VALUE | unset KEY
                        the settings every command runs on (the VS Code agentMemory.* keys), with where each
                        value comes from: --set KEY=VALUE > AGENT_MEMORY_<KEY> > <store>/config.json > default
@@ -97,6 +101,7 @@ const commands: Record<string, CliCommand> = {
   team: teamCommand,
   extract: extractCommand,
   config: configCommand,
+  mcp: mcpCommand,
 };
 
 /** The flags each command takes; anything else is a usage error (exit 2). */
@@ -120,6 +125,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   team: ['json', 'project', 'model', 'limit', 'only', 'full'],
   extract: ['json', 'stdin', 'who'],
   config: ['json'],
+  mcp: ['client', 'write', 'file'],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

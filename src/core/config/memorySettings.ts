@@ -89,6 +89,8 @@ export interface MemorySettings {
   readonly capture: CaptureConfig;
   /** Ask before memory_remember / memory_pin write (agent mode and other participants). */
   readonly confirmToolWrites: boolean;
+  /** The MCP server offers only its reading tools (docs/mcp.md). */
+  readonly mcpReadOnly: boolean;
   /** Minimum level of core service lines in the output channel. */
   readonly logLevel: LogLevel;
   /**
@@ -160,6 +162,7 @@ export function readMemorySettings(get: SettingGetter, onProblem: (message: stri
     captureEnabled: valueAt(tree, 'capture.enabled') as boolean,
     capture: resolveCaptureConfig(section(tree, 'capture')),
     confirmToolWrites: valueAt(tree, 'tools.confirmWrites') as boolean,
+    mcpReadOnly: valueAt(tree, 'mcp.readOnly') as boolean,
     logLevel: valueAt(tree, 'log.level') as LogLevel,
     team: {
       sharedProjects: valueAt(tree, 'team.sharedProjects') as readonly string[],

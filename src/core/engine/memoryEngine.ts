@@ -8,6 +8,7 @@
  */
 import { userMessage } from '../errors';
 import type { HostContext, LlmClient } from '../hostContext';
+import type { Clock } from '../clock';
 import { ingestMemories } from '../ingest/jsonlIngest';
 import type { IngestResult } from '../ingest/jsonlIngest';
 import { countJobs } from '../jobs/jobQueue';
@@ -114,6 +115,8 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   get embedder(): TrackedEmbedder | undefined { return this.pipeline.embedding.embedder; }
   get llm(): LlmClient | undefined { return this.pipeline.llm; }
   get currentSettings(): EngineSettings { return this.settings; }
+  /** The host's clock (adapters stamp their writes with it). */
+  get clock(): Clock { return this.host.clock; }
 
   /** The configured head rerankers (models.rerankProvider), built with the pipeline. */
   get rerankers(): RerankerSet { return this.pipeline.rerankers; }
