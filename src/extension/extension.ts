@@ -15,6 +15,7 @@ import type { createTools } from './tools/lmTools';
 import { registerStatusBar } from './status/statusBar';
 import { registerImportFolder } from './capture/importFolder';
 import { registerTeamMemory } from './team/teamMemory';
+import { registerMcpServer } from './mcp/mcpServerProvider';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
@@ -52,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   const statusBar = registerStatusBar(context, services);
   registerImportFolder(context, services);
   registerTeamMemory(context, services);
+  registerMcpServer(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;

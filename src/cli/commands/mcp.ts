@@ -13,6 +13,7 @@ import { openCliEngine } from '../openCliStore';
 import type { ParsedArgs } from '../args';
 import type { CliCommand, CliIo } from '../run';
 import { mcpInstallCommand } from './mcpInstall';
+import { checkedStdin } from '../mcpStdin';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -29,10 +30,11 @@ async function serve(args: ParsedArgs, io: CliIo, options: CliEngineOptions): Pr
     version: CLI_VERSION, readOnly: engine.currentSettings.mcpReadOnly,
     logger: { warn: (m: string) => io.stderr(`agent-memory mcp: ${m}\n`) },
   });
-  const transport = new StdioServerTransport();
+  const stdin = process.stdin.pipe(checkedStdin((line) => process.stdout.write(line)));
+  const transport = new StdioServerTransport(stdin as unknown as typeof process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+    stdin.once('end', () => resolve());
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });

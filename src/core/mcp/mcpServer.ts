@@ -194,7 +194,7 @@ export function createMemoryMcpServer(engine: McpEngine, options: MemoryMcpOptio
       const tool = pinned ? 'memory_pin' : 'memory_unpin';
       server.registerTool(tool, {
         title: pinned ? 'Pin an entity' : 'Unpin an entity',
-        description: pinned ? 'Pin an entity so it is always focal: its memories come first at session start and in recall.' : 'Unpin an entity.',
+        description: pinned ? 'Pin an entity so it is always focal: its memories come first at session start and in recall.' : 'Unpin an entity: it is no longer always focal at session start and in recall.',
         inputSchema: { entity: NAME.describe('Entity name or id') },
         annotations: { ...writeHint, idempotentHint: true },
       }, (args, extra) => guard(tool, true, async () => {
