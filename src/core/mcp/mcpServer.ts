@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { MemoryError, userMessage } from '../errors';
 import type { Logger } from '../logger';
 import { formatInjection } from '../sessions/sessionStart';
-import { MCP_MAX_REMEMBER_CHARS, MCP_MAX_RESULTS, MCP_SETTLE_MS, mcpEntity, mcpForget, mcpPinned, mcpRecall, mcpRemember, mcpSetPinned, recentMemories } from './memoryTools';
+import { MCP_MAX_REMEMBER_CHARS, MCP_MAX_RESULTS, MCP_SETTLE_MS, entityNamesStarting, mcpEntity, mcpForget, mcpPinned, mcpRecall, mcpRemember, mcpSetPinned, recentMemories } from './memoryTools';
 import {
   REF_LIMITS, addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations, openNodes, readGraph, searchNodes,
 } from './referenceGraph';
@@ -71,7 +71,7 @@ export function createMemoryMcpServer(engine: McpEngine, options: MemoryMcpOptio
   const server = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Agent Memory', version: options.version },
     {
-      capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: false }, prompts: { listChanged: false } },
+      capabilities: { resources: { subscribe: true, listChanged: true }, tools: { listChanged: false }, prompts: { listChanged: false }, logging: {} },
       instructions: 'Agent Memory: a persistent local memory with hybrid recall. Call memory_recall (or search_nodes) before answering questions about past work; store durable facts with memory_remember or add_observations.',
     },
   );
@@ -298,6 +298,7 @@ export function createMemoryMcpServer(engine: McpEngine, options: MemoryMcpOptio
   }, (uri) => jsonResource(uri.href, recentMemories(engine, 50)));
   server.registerResource('entity', new ResourceTemplate(ENTITY_RESOURCE_TEMPLATE, {
     list: () => ({ resources: mcpPinned(engine).slice(0, 100).map((p) => ({ uri: `memory://entity/${encodeURIComponent(p.name)}`, name: p.name, title: `${p.name} (pinned)`, mimeType: 'application/json' })) }),
+    complete: { name: (value) => entityNamesStarting(engine, value) },
   }), { title: 'Entity', description: 'One entity with aspects, attributes, relations and recent memories; pinned entities are listed.', mimeType: 'application/json' },
   (uri, vars) => jsonResource(uri.href, mcpEntity(engine, decodeURIComponent(String(vars.name ?? '')))));
 

@@ -130,3 +130,11 @@ export function recentMemories(engine: McpEngine, limit = 50): { id: string; con
     'SELECT id, content, created_at, type, project FROM memories WHERE is_deleted = 0 ORDER BY created_at DESC, rowid DESC LIMIT ?', [limit])
     .map((r) => ({ id: r.id, content: r.content, createdAt: r.created_at, type: r.type, project: r.project })));
 }
+
+/** Entity names starting with `prefix` (case-insensitive), most mentioned first: completion of memory://entity/{name}. */
+export function entityNamesStarting(engine: McpEngine, prefix: string, limit = 20): string[] {
+  const p = prefix.trim().toLowerCase();
+  return engine.store.read((db) => db.all<{ name: string }>(
+    `SELECT name FROM entities WHERE agent_id = ? AND entity_type <> 'chunk_group' AND status = 'active' AND substr(canonical_name, 1, ?) = ?
+      ORDER BY pinned DESC, mentions DESC, name LIMIT ?`, [MCP_AGENT_ID, p.length, p, limit]).map((r) => r.name));
+}

@@ -13,6 +13,7 @@ import './modelContract';
 import './llmContract';
 import './extensionContract';
 import './teamContract';
+import './mcpContract';
 
 /**
  * Settings known to do nothing yet (none today): listed so the suite stays green while a fix is in
