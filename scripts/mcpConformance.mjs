@@ -6,6 +6,7 @@
 // fs.globSync): the toolchain's Node 24 under .cache/vscode is used. Results: docs/mcp.md.
 // Usage: npm run build && node scripts/mcpConformance.mjs [scenario...]
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ const http = createServer(async (req, res) => {
   let s = id ? sessions.get(id) : undefined;
   if (!s) {
     const stdio = new StdioClientTransport({ command: process.execPath, args: [cli, '--store', store, 'mcp'], stderr: 'ignore' });
-    const web = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, s) });
+    const web = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, s) });
     s = { stdio, web };
     web.onmessage = (m) => { void stdio.send(m); };
     stdio.onmessage = (m) => { void web.send(m, 'id' in m && !('method' in m) ? { relatedRequestId: m.id } : undefined); };
