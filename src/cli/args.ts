@@ -9,12 +9,12 @@ export interface ParsedArgs {
 }
 
 /** Flags that never take a value. */
-export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private', 'full']);
+export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['json', 'explain', 'stdin', 'no-wait', 'help', 'all', 'verbose', 'allow-private', 'full', 'write']);
 
 /** Flags that always take a value (`--name value` or `--name=value`). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   'store', 'workspace', 'type', 'source-id', 'session', 'project', 'created-at', 'limit', 'only', 'model', 'models', 'cache',
-  'query', 'role', 'harness', 'agent', 'event', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set',
+  'query', 'role', 'harness', 'agent', 'event', 'since', 'min', 'llm-url', 'llm-model', 'format', 'out', 'who', 'set', 'client', 'file',
 ]);
 
 /**

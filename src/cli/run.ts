@@ -24,6 +24,7 @@ import { teamCommand } from './commands/team';
 import { extractCommand } from './commands/extract';
 import { configCommand } from './commands/config';
 import { hookCommand, hookServiceCommand, normaliseHookArgv } from './commands/hook';
+import { mcpCommand } from './commands/mcp';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -69,6 +70,9 @@ commands:
                        hybrid search on the team server (tsvector + pgvector when the server has it)
   extract [--json] [--who NAME] TEXT | --stdin   entities, relations and facts of a text, as ingest extracts them;
                        --stdin reads one JSON {"text", "who"?} a line and writes one JSON result a line
+  mcp                  serve Agent Memory to MCP clients over stdio (tools, resources, the session-start prompt; docs/mcp.md)
+  mcp install --client claude-code|cursor|codex|vscode [--write] [--file PATH]
+                       print (or merge into the client's file) the configuration that starts \`agent-memory mcp\`
   config list [--json] | get KEY [--json] | set KEY VALUE | unset KEY
                        the settings every command runs on (the VS Code agentMemory.* keys), with where each
                        value comes from: --set KEY=VALUE > AGENT_MEMORY_<KEY> > <store>/config.json > default
@@ -108,6 +112,7 @@ const commands: Record<string, CliCommand> = {
   config: configCommand,
   hook: hookCommand,
   'hook-service': hookServiceCommand,
+  mcp: mcpCommand,
 };
 
 /** The flags each command takes; anything else is a usage error (exit 2). */
@@ -133,6 +138,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   config: ['json'],
   hook: ['event', 'harness', 'project'],
   'hook-service': [],
+  mcp: ['client', 'write', 'file'],
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

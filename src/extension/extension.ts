@@ -22,6 +22,7 @@ import { registerAgentConnections } from './agents/connectAgents';
 import type { AgentConnections } from './agents/connectAgents';
 import { agentStatusSection } from './agents/agentStatusText';
 import { registerRecentCaptures } from './agents/recentCapturesView';
+import { registerMcpServer } from './mcp/mcpServerProvider';
 
 /** What activate() returns: for other extensions and the integration tests. */
 export interface AgentMemoryApi {
@@ -72,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   registerTeamMemory(context, services);
   registerWorkspaceGazetteer(context, services);
   registerRecentCaptures(context, services);
+  registerMcpServer(context, services);
 
   // The Knowledge panel reads the store that is open now; a new runtime (store path, models, LLM) replaces its source.
   let panelSource: { source: StoreKnowledgeSource; sub: vscode.Disposable } | undefined;

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { MemoryError } from '../../core/errors';
 import { readTextFileBounded } from '../../core/ingest/boundedRead';
 import { importTranscript } from '../../core/capture/transcriptImport';
@@ -10,6 +11,8 @@ import { settleCli } from '../cliSettle';
 import { withCliEngine } from '../openCliStore';
 import type { CliCommand } from '../run';
 import type { PipelineCliOptions } from './ingest';
+import { importReferenceMemory, looksLikeReferenceMemory, parseReferenceMemory } from '../../core/capture/referenceMemoryImport';
+import type { ReferenceImportReport } from '../../core/capture/referenceMemoryImport';
 
 /**
  * Reads a transcript file, refusing a missing, oversized or never-ending one (pipes, devices) and
@@ -18,6 +21,24 @@ import type { PipelineCliOptions } from './ingest';
 export function readTranscriptFile(file: string, maxBytes: number): string {
   return readTextFileBounded(file, maxBytes);
 }
+
+/** The first line of a file (at most 64 KiB), to tell the reference server's file from a transcript without reading it all. */
+function fileStart(file: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').split('\n', 1)[0] ?? '';
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Largest reference memory file read (the reference server keeps its whole graph in one file). */
+const MCP_MEMORY_MAX_BYTES = 256 * 1024 * 1024;
 
 /** A long import reports its progress on stderr this often. */
 const PROGRESS_EVERY_MS = 5_000;
@@ -28,8 +49,24 @@ function describe(r: ImportReport): string {
 
 function formatFlag(args: ParsedArgs) {
   const f = stringFlag(args, 'format');
-  if (f !== undefined && !isTranscriptFormat(f)) throw new MemoryError('E_USAGE', '--format must be vscode, claude or jsonl');
+  if (f !== undefined && !isTranscriptFormat(f)) throw new MemoryError('E_USAGE', '--format must be vscode, claude, jsonl or mcp-memory');
   return f;
+}
+
+function describeReference(r: ReferenceImportReport): string {
+  return `imported MCP memory server file: ${r.entities} entities (${r.entitiesCreated} new), ${r.observationsAdded} new observation(s), ${r.relationsCreated} new relation(s)${r.skipped ? `, ${r.skipped} record(s) skipped` : ''}\n`;
+}
+
+/** The reference MCP memory server's memory.jsonl / memory.json (docs/mcp.md, "Import"). */
+async function importReferenceFile(args: ParsedArgs, io: Parameters<CliCommand>[1], options: PipelineCliOptions, text: string): Promise<number> {
+  const project = stringFlag(args, 'project');
+  const report = await withCliEngine(args, io, options, async (engine) => {
+    const r = await importReferenceMemory(engine, parseReferenceMemory(text), project ? { project } : {});
+    if (args.flags['no-wait'] !== true && r.observationsAdded > 0) await settleCli(engine, io);
+    return r;
+  });
+  io.stdout(args.flags.json === true ? `${JSON.stringify(report)}\n` : describeReference(report));
+  return 0;
 }
 
 /**
@@ -41,6 +78,10 @@ export function makeImportCommand(options: PipelineCliOptions = {}): CliCommand 
   return async (args, io) => {
     const file = args.positionals[0];
     if (!file || args.positionals.length > 1) throw new MemoryError('E_USAGE', 'import needs one transcript file, e.g. agent-memory import session.jsonl');
+    const wanted = stringFlag(args, 'format');
+    if (wanted === 'mcp-memory' || (wanted === undefined && /\.jsonl?$/i.test(file) && looksLikeReferenceMemory(fileStart(file)))) {
+      return importReferenceFile(args, io, options, readTranscriptFile(file, MCP_MEMORY_MAX_BYTES));
+    }
     const format = formatFlag(args);
     const project = stringFlag(args, 'project');
     const report = await withCliEngine(args, io, options, async (engine) => {

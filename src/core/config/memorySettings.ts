@@ -93,6 +93,8 @@ export interface MemorySettings {
   readonly agents: AgentsConfig;
   /** Ask before memory_remember / memory_pin write (agent mode and other participants). */
   readonly confirmToolWrites: boolean;
+  /** The MCP server offers only its reading tools (docs/mcp.md). */
+  readonly mcpReadOnly: boolean;
   /** Minimum level of core service lines in the output channel. */
   readonly logLevel: LogLevel;
   /**
@@ -165,6 +167,7 @@ export function readMemorySettings(get: SettingGetter, onProblem: (message: stri
     capture: resolveCaptureConfig(section(tree, 'capture')),
     agents: resolveAgentsConfig(section(tree, 'agents')),
     confirmToolWrites: valueAt(tree, 'tools.confirmWrites') as boolean,
+    mcpReadOnly: valueAt(tree, 'mcp.readOnly') as boolean,
     logLevel: valueAt(tree, 'log.level') as LogLevel,
     team: {
       sharedProjects: valueAt(tree, 'team.sharedProjects') as readonly string[],

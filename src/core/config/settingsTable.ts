@@ -319,6 +319,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Ask before an agent stores a memory or pins an entity through the memory_remember / memory_pin tools. Read from your user settings only: a workspace cannot turn it off.",
   },
   {
+    key: 'mcp.readOnly', type: 'boolean', default: false, scope: 'application', userOnly: true, target: 'mcpReadOnly',
+    description: "Serve memory to MCP clients (agent-memory mcp, the server VS Code lists) read-only: recall, search and read tools, resources and prompts only; every tool that writes, forgets or pins is left out.",
+  },
+  {
     key: 'capture.importFolder', type: 'string', default: '', scope: 'machine', restricted: true, userOnly: true, target: 'capture.importFolder',
     markdownDescription: "Folder watched for transcripts of other agents (VS Code chat exports `.json`, Claude Code session `.jsonl`, generic JSONL); new and appended files are imported. Empty (the default) turns watching off. Only in trusted workspaces.",
   },

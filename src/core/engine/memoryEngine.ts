@@ -11,6 +11,7 @@ import type { AgentActivity, AgentCaptureInput, AgentCaptureReport, CapturedMemo
 import { noteInjected } from '../capture/agentSessionLedger';
 import { MemoryError, userMessage } from '../errors';
 import type { HostContext, LlmClient } from '../hostContext';
+import type { Clock } from '../clock';
 import { ingestMemories } from '../ingest/jsonlIngest';
 import type { IngestResult } from '../ingest/jsonlIngest';
 import { countJobs } from '../jobs/jobQueue';
@@ -120,6 +121,8 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
   get currentSettings(): EngineSettings { return this.settings; }
   /** The host's clock (hooks and adapters time their records with it, so tests can drive it). */
   nowMs(): number { return this.host.clock.now(); }
+  /** The host's clock (adapters stamp their writes with it). */
+  get clock(): Clock { return this.host.clock; }
 
   /** The configured head rerankers (models.rerankProvider), built with the pipeline. */
   get rerankers(): RerankerSet { return this.pipeline.rerankers; }

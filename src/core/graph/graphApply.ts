@@ -23,6 +23,7 @@ import { propagateMemoryStatus } from './propagateMemoryStatus';
 import { supersedeMemory } from './memorySupersessionWrites';
 import { mergeEntityInto } from './mergeEntities';
 import type { EntityMergeSummary } from './mergeEntities';
+import { addRelationLabel, deleteEntity, removeRelationLabel } from './labelledGraphWrites';
 
 /**
  * The graph's single audited author: every graph mutation is one of these
@@ -38,7 +39,9 @@ export type GraphOp =
   | { readonly op: 'detach_memory'; readonly memoryId: string }
   | { readonly op: 'supersede_attribute'; readonly attributeId: string; readonly supersededBy: string; readonly why: string }
   | { readonly op: 'supersede_memory'; readonly olderId: string; readonly newerId: string; readonly why: string; readonly byUser?: boolean }
-  | { readonly op: 'merge_entities'; readonly keepId: string; readonly mergeId: string; readonly canonical?: string };
+  | { readonly op: 'merge_entities'; readonly keepId: string; readonly mergeId: string; readonly canonical?: string }
+  | { readonly op: 'label_relation'; readonly from: string; readonly to: string; readonly label: string; readonly remove?: boolean }
+  | { readonly op: 'delete_entity'; readonly name: string };
 
 export type GraphOpResult =
   | { readonly op: 'apply_extraction'; readonly summary: ExtractionApplySummary }
@@ -50,7 +53,9 @@ export type GraphOpResult =
   | { readonly op: 'detach_memory'; readonly summary: DetachSummary }
   | { readonly op: 'supersede_attribute'; readonly superseded: boolean }
   | { readonly op: 'supersede_memory'; readonly superseded: boolean }
-  | { readonly op: 'merge_entities'; readonly summary: EntityMergeSummary };
+  | { readonly op: 'merge_entities'; readonly summary: EntityMergeSummary }
+  | { readonly op: 'label_relation'; readonly changed: boolean }
+  | { readonly op: 'delete_entity'; readonly deleted: boolean };
 
 const unit = (v: number | undefined, field: string): void => {
   if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1)) throw new MemoryError('E_INVALID_INPUT', `${field} must be a number from 0 to 1.`);
@@ -100,6 +105,12 @@ export function validateGraphOp(op: GraphOp): void {
       text(op.keepId, 'keepId'); text(op.mergeId, 'mergeId');
       if (op.keepId === op.mergeId) throw new MemoryError('E_INVALID_INPUT', 'An entity cannot be merged into itself.');
       if (op.canonical !== undefined) text(op.canonical, 'canonical');
+      return;
+    case 'label_relation':
+      text(op.from, 'from'); text(op.to, 'to'); text(op.label, 'relationType');
+      return;
+    case 'delete_entity':
+      text(op.name, 'name');
       return;
     default:
       throw new MemoryError('E_INVALID_INPUT', `Unknown graph operation '${String((op as { op: unknown }).op)}'.`);
@@ -161,6 +172,10 @@ function applyOneGraphOp(db: SqlWriter, ctx: GraphWriteContext, op: GraphOp): Gr
       return { op: op.op, superseded: supersedeMemory(db, ctx, op.olderId, op.newerId, op.why, { byUser: op.byUser === true }) };
     case 'merge_entities':
       return { op: op.op, summary: mergeEntityInto(db, ctx, op.keepId, op.mergeId, op.canonical) };
+    case 'label_relation':
+      return { op: op.op, changed: op.remove ? removeRelationLabel(db, ctx, op.from, op.to, op.label) : addRelationLabel(db, ctx, op.from, op.to, op.label) };
+    case 'delete_entity':
+      return { op: op.op, deleted: deleteEntity(db, ctx, op.name) };
   }
 }
 

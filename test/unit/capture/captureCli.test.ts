@@ -47,7 +47,7 @@ describe('capture: import and export CLI', () => {
   });
 
   it('rejects a bad format, a missing file and a corrupt one with coded errors', async () => {
-    await assert.rejects(importCmd(parseArgs(['--store', tmp.dir, 'x.jsonl', '--format', 'csv']), io()), /--format must be vscode, claude or jsonl/);
+    await assert.rejects(importCmd(parseArgs(['--store', tmp.dir, 'x.jsonl', '--format', 'csv']), io()), /--format must be vscode, claude, jsonl or mcp-memory/);
     await assert.rejects(importCmd(parseArgs(['--store', tmp.dir, join(tmp.dir, 'missing.jsonl')]), io()), /Cannot read/);
     await assert.rejects(importCmd(parseArgs(['--store', tmp.dir, join(FIXTURES, 'corrupt.jsonl')]), io()), /line 2: not valid JSON/);
     const viaCli = await cli('import');

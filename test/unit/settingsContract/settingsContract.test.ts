@@ -15,6 +15,7 @@ import './extensionContract';
 import './teamContract';
 import './agentsContract';
 import './chatHistoryContract';
+import './mcpContract';
 
 /**
  * Settings known to do nothing yet (none today): listed so the suite stays green while a fix is in
