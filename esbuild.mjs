@@ -26,6 +26,18 @@ const transformersBesideUs = {
   },
 };
 
+/**
+ * The MCP server (the SDK and zod, ~1.6 MB) is its own bundle, dist/mcpServe.js, that the CLI
+ * requires only when `agent-memory mcp` serves (src/cli/commands/mcp.ts): every other command, the
+ * agent hooks first of all, starts without parsing it.
+ */
+const mcpServeBesideUs = {
+  name: 'mcp-serve-beside-us',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/mcpServe(\.js)?$/ }, (args) => (args.importer.endsWith(join('cli', 'commands', 'mcp.ts')) ? { path: './mcpServe.js', external: true } : undefined));
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: !production,
@@ -38,6 +50,7 @@ const common = {
 const nodeEntries = {
   extension: 'src/extension/extension.ts',
   cli: 'src/cli/main.ts',
+  mcpServe: 'src/cli/mcpServe.ts',
 };
 for (const f of existsSync('src/core/workers') ? readdirSync('src/core/workers') : []) {
   if (f.endsWith('Worker.ts')) nodeEntries[f.replace(/\.ts$/, '')] = join('src/core/workers', f);
@@ -52,7 +65,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external,
-    plugins: [transformersBesideUs],
+    plugins: [transformersBesideUs, mcpServeBesideUs],
   },
   {
     // transformers.js's Node ESM build, made CommonJS; ONNX Runtime stays the shipped native one,

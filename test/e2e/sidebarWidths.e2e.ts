@@ -66,10 +66,10 @@ export const tests: E2eTest[] = [
       await showList(panel);
       await checkRows(page, panel);
       await panel.locator('.legend-toggle').click();
-      const legend = panel.locator('.legend');
+      const legend = panel.locator('#entity-legend');
       await legend.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const legendText = await plainText(legend);
-      for (const words of [/green: improving/, /yellow: stable/, /red: declining/, /no dot: no data yet/, /pinned: always focal/, /3a\s+3 aspects/, /3r\s+3 relations/, /concept/]) assert.match(legendText, words);
+      for (const words of [/green: improving/, /yellow: stable/, /red: declining/, /no dot: fewer than 10 comparisons: not enough evidence yet/, /pinned: always focal/, /3a\s+3 aspects/, /3r\s+3 relations/, /concept/]) assert.match(legendText, words);
       await screenshot('sidebar-300-list-legend');
       await panel.locator('.legend-toggle').click();
       const row = panel.locator('.list .row').first();

@@ -28,14 +28,14 @@ describe('extension activation in the real extension host', () => {
     await vscode.commands.executeCommand('agentMemory.openKnowledgePanel');
   });
 
-  it('contributes the Memory container with the Knowledge Graph tree and the Knowledge webview', async () => {
+  it('contributes the Memory container with the Knowledge Graph tree, the Knowledge webview and Recently Captured', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     const views = extension?.packageJSON.contributes.views.agentMemory as { id: string; type: string }[];
-    assert.deepEqual(views.map((v) => [v.id, v.type]), [['agentMemory.graph', 'tree'], ['agentMemory.knowledge', 'webview']]);
+    assert.deepEqual(views.map((v) => [v.id, v.type]), [['agentMemory.graph', 'tree'], ['agentMemory.knowledge', 'webview'], ['agentMemory.recentCaptures', 'tree']]);
     // The workbench generates a focus command per registered view and one per container:
     // they exist only when the contribution was accepted.
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['workbench.view.extension.agentMemory', 'agentMemory.graph.focus', 'agentMemory.knowledge.focus']) {
+    for (const id of ['workbench.view.extension.agentMemory', 'agentMemory.graph.focus', 'agentMemory.knowledge.focus', 'agentMemory.recentCaptures.focus']) {
       assert.ok(commands.includes(id), `workbench command ${id} is missing: the contribution was not accepted`);
     }
     await vscode.commands.executeCommand('workbench.view.extension.agentMemory');

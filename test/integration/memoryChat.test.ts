@@ -109,7 +109,7 @@ describe('@memory answers from the store (fake language model)', () => {
     for (const row of startRows) assert.ok(section.includes(row.content.replace(/\s+/g, ' ').trim()), `delivered at start but missing from the section: ${row.content}`);
     assert.ok(delivered.every((id) => recorded.some((r) => r.memory_id === id)), 'each delivered memory is recorded as injected');
     assert.match(first.answer, /It runs with Docker compose \[2\]\./);
-    assert.match(first.answer, /Loaded at the start of this conversation/);
+    assert.match(first.answer, /Also loaded at the start of this conversation: \d+ memor(y|ies) \(cited \[\d+\]/);
 
     await vscode.commands.executeCommand('fakeLanguageModel.clearRequests');
     const second = await askMemory('@memory where is the shelf service deployed?');

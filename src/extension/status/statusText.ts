@@ -5,6 +5,7 @@ import type { FeedbackKnowledgeStats } from '../../core/feedback/knowledgeStats'
 import type { FeedbackTelemetrySnapshot } from '../../core/feedback/feedbackTelemetry';
 import type { EntityHealth } from '../../core/predictor/entityHealthCalc';
 import { healthLevel } from '../../../webview/health';
+import { PANEL_CONFIG } from '../../../webview/panelConfig';
 import type { EngineStatus } from '../../core/engine/memoryEngine';
 import type { ModelState } from '../../core/engine/trackedEmbedder';
 
@@ -90,7 +91,9 @@ export function statusDocument(s: EngineStatus, llm: string, capture: boolean, f
   } else {
     const levels = f.health.map((h) => healthLevel(h));
     const count = (level: string): number => levels.filter((l) => l === level).length;
-    out.push(`${plural(f.health.length, 'entity', 'entities')} with ${f.minComparisons}+ comparisons: ${count('good')} green (improving or high win rate), ${count('stable')} yellow (stable), ${count('bad')} red (declining or losing).`);
+    // The same rule as the panel's dots (webview/health.ts): too few comparisons earn no colour.
+    const uncoloured = count('none') ? `, ${count('none')} without a colour yet (fewer than ${PANEL_CONFIG.healthMinComparisons} comparisons)` : '';
+    out.push(`${plural(f.health.length, 'entity', 'entities')} with ${f.minComparisons}+ comparisons: ${count('good')} green (improving or high win rate), ${count('stable')} yellow (stable), ${count('bad')} red (declining or losing)${uncoloured}.`);
     const red = f.health.filter((_h, i) => levels[i] === 'bad').slice(0, 5);
     if (red.length) {
       out.push('', 'Red:', '', ...red.map((h) => `- ${h.entityName}: ${h.trend}, win rate ${Math.round(h.winRate * 100)}% over ${h.comparisonCount} comparisons`));

@@ -25,15 +25,16 @@ describe('Show Status document', () => {
       feedback: { aspectCount: 8, aspectsUpdatedByFeedback: 1, avgAspectWeight: 0.625, aspectsAtMax: 2, aspectsAtMin: 0 },
       telemetry: { lastRunAt: '2026-12-01T02:00:00.000Z', feedbackAspectsUpdated: 3, feedbackFtsConfirmations: 2, feedbackDecayedAspects: 1, feedbackPropagatedAttributes: 0 },
       health: [
-        { entityId: 'a', entityName: 'SQLite', comparisonCount: 4, winRate: 0.75, avgMargin: 0.2, trend: 'improving' },
-        { entityId: 'b', entityName: 'JSON file', comparisonCount: 4, winRate: 0, avgMargin: 0, trend: 'stable' },
-        { entityId: 'c', entityName: 'port 8080', comparisonCount: 6, winRate: 0.5, avgMargin: -0.1, trend: 'declining' },
+        { entityId: 'a', entityName: 'SQLite', comparisonCount: 12, winRate: 0.75, avgMargin: 0.2, trend: 'improving' },
+        { entityId: 'b', entityName: 'JSON file', comparisonCount: 12, winRate: 0, avgMargin: 0, trend: 'stable' },
+        { entityId: 'c', entityName: 'port 8080', comparisonCount: 14, winRate: 0.5, avgMargin: -0.1, trend: 'declining' },
+        { entityId: 'd', entityName: 'NATS', comparisonCount: 4, winRate: 0.1, avgMargin: -0.3, trend: 'declining' },
       ],
       healthReason: undefined, minComparisons: 3,
     });
     assert.match(md, /- Aspects: 8, average weight 0\.63\n- Raised by feedback in the last 7 days: 1 aspect\n- At the maximum weight: 2 · at the minimum: 0\n/);
     assert.match(md, /- Last session end: 2026-12-01T02:00:00\.000Z\n- Aspects updated: 3 \(FTS confirmations 2\)\n- Aspects decayed: 1\n/);
-    assert.match(md, /3 entities with 3\+ comparisons: 1 green \(improving or high win rate\), 1 yellow \(stable\), 1 red \(declining or losing\)\./);
-    assert.match(md, /Red:\n\n- port 8080: declining, win rate 50% over 6 comparisons\n$/);
+    assert.match(md, /4 entities with 3\+ comparisons: 1 green \(improving or high win rate\), 1 yellow \(stable\), 1 red \(declining or losing\), 1 without a colour yet \(fewer than 10 comparisons\)\./);
+    assert.match(md, /Red:\n\n- port 8080: declining, win rate 50% over 14 comparisons\n$/);
   });
 });
