@@ -17,24 +17,24 @@ function cand(id: string, score: number): Candidate {
 
 describe('speaker-aware matching (speakerMatch.ts)', () => {
   it('finds the speakers a query names: whole names, possessives, any case; roles never count', () => {
-    assert.deepEqual([...namedSpeakers("What do Melanie's kids like?", ['Melanie', 'Caroline'])], ['Melanie']);
-    assert.deepEqual([...namedSpeakers('what did caroline research', ['Melanie', 'Caroline'])], ['Caroline']);
-    assert.deepEqual([...namedSpeakers('What did Mel say?', ['Melanie', 'Caroline'])], [], 'a part of a name is not the name');
+    assert.deepEqual([...namedSpeakers("What do Priya's kids like?", ['Priya', 'Tomas'])], ['Priya']);
+    assert.deepEqual([...namedSpeakers('what did tomas research', ['Priya', 'Tomas'])], ['Tomas']);
+    assert.deepEqual([...namedSpeakers('What did Pri say?', ['Priya', 'Tomas'])], [], 'a part of a name is not the name');
     assert.deepEqual([...namedSpeakers('what did the user ask about the agent?', ['user', 'agent'])], [], 'roles are not people');
     assert.deepEqual([...namedSpeakers('What did Ana Lopez decide?', ['Ana Lopez', 'Ana'])].sort(), ['Ana', 'Ana Lopez']);
   });
 
   it('lifts the named speaker\'s memories over the other speaker\'s, and only then', () => {
-    const authors = new Map([['a', 'Caroline'], ['b', 'Melanie'], ['c', 'Melanie']]);
+    const authors = new Map([['a', 'Tomas'], ['b', 'Priya'], ['c', 'Priya']]);
     const cfg = { enabled: true, boost: 0.3 };
-    const out = applySpeakerMatch([cand('a', 1), cand('b', 0.9), cand('c', 0.5)], 'What does Melanie do to destress?', authors, cfg);
+    const out = applySpeakerMatch([cand('a', 1), cand('b', 0.9), cand('c', 0.5)], 'What does Priya do to unwind?', authors, cfg);
     assert.deepEqual(out.map((c) => c.id), ['b', 'a', 'c']);
     assert.ok(out[0]?.explain.boosts.some((x) => x.stage === 'speaker' && x.factor === 1.3));
-    const both = applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What do Melanie and Caroline share?', authors, cfg);
+    const both = applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What do Priya and Tomas share?', authors, cfg);
     assert.deepEqual(both.map((c) => c.score), [1, 0.9], 'naming every speaker lifts nobody');
-    const one = applySpeakerMatch([cand('b', 0.9), cand('c', 0.5)], 'What does Melanie like?', new Map([['b', 'Melanie'], ['c', 'Melanie']]), cfg);
+    const one = applySpeakerMatch([cand('b', 0.9), cand('c', 0.5)], 'What does Priya like?', new Map([['b', 'Priya'], ['c', 'Priya']]), cfg);
     assert.deepEqual(one.map((c) => c.score), [0.9, 0.5], 'a single author distinguishes nothing');
-    assert.deepEqual(applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What does Melanie do?', authors, { enabled: false, boost: 0.3 }).map((c) => c.id), ['a', 'b']);
+    assert.deepEqual(applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What does Priya do?', authors, { enabled: false, boost: 0.3 }).map((c) => c.id), ['a', 'b']);
   });
 
   describe('in recall', () => {
@@ -42,16 +42,16 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
     beforeEach(async () => {
       store = await openMemoryStore({ clock });
       await seed(store, (w) => {
-        insertMemory(w, { id: 'c1', content: 'Caroline: Melanie, your pottery class sounds lovely, I want to try pottery too.' });
-        insertMemory(w, { id: 'm1', content: 'Melanie: I signed up for a pottery class, it is like therapy.' });
-        w.run("UPDATE memories SET who = 'Caroline' WHERE id = 'c1'");
-        w.run("UPDATE memories SET who = 'Melanie' WHERE id = 'm1'");
+        insertMemory(w, { id: 'c1', content: 'Tomas: Priya, your woodworking course sounds great, I want to try woodworking too.' });
+        insertMemory(w, { id: 'm1', content: 'Priya: I signed up for a woodworking course, it helps me unwind.' });
+        w.run("UPDATE memories SET who = 'Tomas' WHERE id = 'c1'");
+        w.run("UPDATE memories SET who = 'Priya' WHERE id = 'm1'");
       });
     });
     afterEach(async () => { await store.close(); });
 
     it('puts the named speaker\'s own turn first, and runs as a stage that can be switched off', async () => {
-      const ask = (enabled: boolean) => recallDetailed(store, { query: 'What pottery class did Melanie take?' }, { clock, config: resolveSearchConfig({ vector: { enabled: false }, speakers: { enabled } }), track: false });
+      const ask = (enabled: boolean) => recallDetailed(store, { query: 'What woodworking class did Priya take?' }, { clock, config: resolveSearchConfig({ vector: { enabled: false }, speakers: { enabled } }), track: false });
       const on = await ask(true), off = await ask(false);
       assert.equal(on.items[0]?.id, 'm1');
       assert.ok(on.stages.includes('speakers') && !off.stages.includes('speakers'));
