@@ -110,7 +110,8 @@ export function statementJunk(statement: string, context: { readonly injected: r
   return undefined;
 }
 
-const DECISION_CUE = /\b(?:decided|chose|choose|picked|selected|went with|settled on|adopted|opted for|will use|(?:are|'re|am|'m) (?:moving|switching|migrating) (?:to|the)|moved to|switched to|migrated to|standardi[sz]ed? on)\b|^\s*(?:from now on|going forward|as of today)\b/i;
+// "we agreed that/to/on …" is how a team states a decision in chat, as often as "we decided".
+const DECISION_CUE = /\b(?:decided|(?:we|we've|we have|the team|everyone|all) agreed (?:that|to|on)|chose|choose|picked|selected|went with|settled on|adopted|opted for|will use|(?:are|'re|am|'m) (?:moving|switching|migrating) (?:to|the)|moved to|switched to|migrated to|standardi[sz]ed? on)\b|^\s*(?:from now on|going forward|as of today)\b/i;
 const PREFERENCE_CUE = /\b(?:I|we)\s+(?:(?:really |strongly )?prefer|like|'d rather|would rather|favou?r)\b|^\s*prefer\b/i;
 const CONSTRAINT_CUE = /\b(?:must|mustn't|never|always|do not|don't|should never|is not allowed|are not allowed|is required|are required)\b/i;
 
