@@ -79,7 +79,10 @@ async function main(): Promise<void> {
         console.log(`${size} ${mode}: cold ${row.coldMs} ms; warm p50 ${row.warm.p50} / p95 ${row.warm.p95} ms (n=${warm.length}, failed ${failed}); load ${row.loadAverage.atEnd.join(' ')}`);
         results.push(row);
       }
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      // The stopped service may still be writing its last snapshot into the folder: retry briefly.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    }
   }
   const nodeStart = await (async () => {
     const xs: number[] = [];

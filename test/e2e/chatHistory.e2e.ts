@@ -126,6 +126,14 @@ export const tests: E2eTest[] = [
     name: 'Chat history: turned on, the logged decision is captured (no memory tool call) and @memory recalls it in a new chat',
     async run({ page, screenshot, profileDir }) {
       setUserSetting(profileDir, 'agentMemory.capture.chatHistory', true);
+      // code-server here does not always pass a write of settings.json made from outside the window
+      // on to the extension host (the change was never seen in some runs, whatever the wait), so the
+      // window is reloaded to make the setting certain: this step is about capture, and the
+      // settings contract (test/unit/settingsContract/chatHistoryContract.ts) covers the change itself.
+      await runPaletteCommand(page, 'Developer: Reload Window');
+      await sleep(3_000);
+      await waitForWorkbench(page);
+      await clearSignIn(page);
       const captured = await waitForCapture(profileDir, /integer cents/, 60_000);
       const mine = captured.filter((m) => /integer cents/.test(m.content));
       console.log(`  captured: ${JSON.stringify(mine.map((m) => ({ harness: m.harness, session: m.sessionId, content: m.content })))}`);
