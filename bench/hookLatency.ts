@@ -11,7 +11,7 @@
  *   node scripts/build.mjs && node --require tsx/cjs bench/hookLatency.ts [--sizes 1000,10000,100000] [--calls 40]
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { askService } from '../src/cli/hookService';
@@ -74,7 +74,13 @@ async function main(): Promise<void> {
             if (r.out.trim()) injected++;
           } catch { failed++; }
         }
-        if (service) await askService(dir, { stdin: '', stop: true });
+        if (service) {
+          await askService(dir, { stdin: '', stop: true });
+          // The service removes its socket and writes its last log line as it exits: wait for that
+          // before the folder is removed, or the line recreates it.
+          for (let i = 0; i < 100 && existsSync(join(dir, 'hook.sock')); i++) await new Promise((r) => setTimeout(r, 100));
+          await new Promise((r) => setTimeout(r, 500));
+        }
         const row = { size, mode, fillMs: Math.round(filled.ms), coldMs: Math.round(cold.ms), warm: dist(warm), failed, injectedShare: injected / calls, loadAverage: { beforeFill: loadBeforeFill, atCold: loadAtCold, atEnd: load() } };
         console.log(`${size} ${mode}: cold ${row.coldMs} ms; warm p50 ${row.warm.p50} / p95 ${row.warm.p95} ms (n=${warm.length}, failed ${failed}); load ${row.loadAverage.atEnd.join(' ')}`);
         results.push(row);
