@@ -52,7 +52,10 @@ export const tests: E2eTest[] = [
       const panel = page.locator('.part.panel');
       await panel.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const output = panel.locator('.view-lines');
-      await output.filter({ hasText: 'Agent Memory' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      // Wait for the output editor itself, not for a line naming Agent Memory: once the channel holds
+      // more than a screenful, no line in view needs to (the Output dropdown names the channel).
+      await output.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await waitForText(panel, /Agent Memory/);
       // The output view follows the end of the channel and renders only the lines in view: once this
       // window has logged more than a screenful (after the chat-history spec's window reload, say),
       // the first line, this window's "activating", is off screen. Go to the top before reading.
