@@ -47,6 +47,29 @@ async function clearSignIn(page: Page): Promise<void> {
   }
 }
 
+/**
+ * A palette command that gets past the sign-in dialog: the dialog is modal and comes back while
+ * the setup agent's request is pending, and F1 does nothing while it shows.
+ */
+async function paletteCommand(page: Page, label: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await dismissSignIn(page);
+    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    const opened = await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+    if (opened) { await page.keyboard.press('Escape'); break; }
+    if (attempt >= 6) throw new Error(`the command palette did not open for "${label}" (a dialog in the way?)`);
+  }
+  await runPaletteCommand(page, label);
+}
+
+/** The Agent Memory output channel's lines about chat history (where the follower reports), for a failure message. */
+function followerLog(profileDir: string): string {
+  const files = readdirSync(profileDir, { recursive: true, encoding: 'utf8' }).filter((p) => /Agent Memory\.log$/.test(p));
+  const lines = files.flatMap((f) => readFileSync(join(profileDir, f), 'utf8').split('\n')).filter((l) => /chat history|chatSessions|store/i.test(l));
+  return lines.slice(-25).join('\n') || `(no Agent Memory output log under the profile; ${files.length} files)`;
+}
+
 async function waitForLog(page: Page, profileDir: string, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -70,7 +93,7 @@ async function waitForCapture(profileDir: string, pattern: RegExp, timeoutMs = 9
   for (;;) {
     const all = await captures(profileDir);
     if (all.some((m) => pattern.test(m.content))) return all;
-    if (Date.now() > until) throw new Error(`nothing matching ${pattern} was captured; captures: ${JSON.stringify(all.map((m) => m.content))}`);
+    if (Date.now() > until) throw new Error(`nothing matching ${pattern} was captured; captures: ${JSON.stringify(all.map((m) => m.content))}\nAgent Memory log:\n${followerLog(profileDir)}`);
     await sleep(1_000);
   }
 }
@@ -84,7 +107,7 @@ function setUserSetting(profileDir: string, key: string, value: unknown): void {
 
 async function openChat(page: Page): Promise<void> {
   const input = page.locator('.interactive-input-part .interactive-input-editor').first();
-  if (!(await input.isVisible())) await runPaletteCommand(page, 'Chat: Open Chat');
+  if (!(await input.isVisible())) await paletteCommand(page, 'Chat: Open Chat');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 }
 
@@ -130,7 +153,7 @@ export const tests: E2eTest[] = [
       // on to the extension host (the change was never seen in some runs, whatever the wait), so the
       // window is reloaded to make the setting certain: this step is about capture, and the
       // settings contract (test/unit/settingsContract/chatHistoryContract.ts) covers the change itself.
-      await runPaletteCommand(page, 'Developer: Reload Window');
+      await paletteCommand(page, 'Developer: Reload Window');
       await sleep(3_000);
       await waitForWorkbench(page);
       await clearSignIn(page);
@@ -141,7 +164,7 @@ export const tests: E2eTest[] = [
       assert.equal(mine[0]?.harness, 'vscode-chat-history');
       firstCount = captured.length;
       await clearSignIn(page);
-      await runPaletteCommand(page, 'Chat: New Chat');
+      await paletteCommand(page, 'Chat: New Chat');
       await openChat(page);
       await askInChat(page, '@memory how does the ledger service store money amounts?');
       // Chat: New Chat opens the new chat in an editor beside the old one: read @memory's answer, not the setup agent's.
@@ -155,13 +178,13 @@ export const tests: E2eTest[] = [
     name: 'Chat history: after a window reload nothing is captured twice and a new chat is still followed',
     async run({ page, screenshot, profileDir }) {
       assert.ok(firstCount > 0, 'the capture step ran');
-      await runPaletteCommand(page, 'Developer: Reload Window');
+      await paletteCommand(page, 'Developer: Reload Window');
       await sleep(3_000);
       await waitForWorkbench(page);
       await clearSignIn(page);
       // After the reload the follower reads every log again from its cursors: a new decision in a
       // new chat is captured (so it ran), and the first one is still there exactly once.
-      await runPaletteCommand(page, 'Chat: New Chat');
+      await paletteCommand(page, 'Chat: New Chat');
       await statePlainly(page, SECOND);
       await waitForLog(page, profileDir, /fiscal year/);
       await clearSignIn(page);

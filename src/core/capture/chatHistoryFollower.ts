@@ -12,8 +12,8 @@ import type { ChatLogSkips } from './vscodeChatSessionLog';
  * incrementally and hands each finished request's turns to `capture` once (docs/agents.md, "VS Code
  * chat history"). Per file it keeps a cursor (first-line identity, byte offset of the complete
  * lines applied, request ids handed over) through `cursors`, and the replayed state in memory for
- * the files it saw lately; a log that shrank or whose first line changed was rewritten and is
- * replayed from the start. Work is serial and asynchronous (file reads through fs/promises), so
+ * the files it saw lately (dropped when a hand-over fails, so the next pass retries it); a log
+ * that shrank or whose first line changed was rewritten and is replayed from the start. Work is serial and asynchronous (file reads through fs/promises), so
  * it never holds the event loop for a whole folder; nothing in a log's content throws: unknown
  * shapes are counted in `stats.skips`.
  */
@@ -152,7 +152,15 @@ export class ChatHistoryFollower {
       held.offset += end + 1;
       this.countSkips(before, held.replay.skips);
       this.remember(path, held);
-      await this.handOver(path, held.replay.state, { identity, firstLineLength: first.bytes, offset: held.offset, done: cursor?.done ?? [] });
+      try {
+        await this.handOver(path, held.replay.state, { identity, firstLineLength: first.bytes, offset: held.offset, done: cursor?.done ?? [] });
+      } catch (e) {
+        // The lines are applied but not handed over (the store busy in another process, say): drop
+        // the replayed state so the next pass (a watcher event or the periodic rescan) replays the
+        // log from the start and hands over, by the cursor's `done` list, what was not taken.
+        this.held.delete(path);
+        throw e;
+      }
     } finally {
       await fh.close();
     }

@@ -74,4 +74,32 @@ describe('capture: chat history followed live (code-server write order, real eng
     follower.dispose();
     await engine.close();
   });
+
+  it('a capture that fails (the store busy in another process) is handed over again on the next pass, once', async () => {
+    const engine = engineOnStore(store, clock);
+    const cursors = new Map<string, ChatLogCursor>();
+    let failNext = 1;
+    const logger = createRecordingLogger();
+    const follower = new ChatHistoryFollower({
+      folder: tmp.dir, maxTurnChars: 8000, skipAgents: new Set(['agent-memory.memory']), skipMentions: ['memory'], logger,
+      cursors: { get: (p) => cursors.get(p), set: async (p, c) => { cursors.set(p, c); } },
+      capture: async (b) => {
+        if (failNext-- > 0) throw new Error('The memory store is busy: another process holds its write lock.');
+        await engine.captureTurns({ harness: 'vscode-chat-history', sessionId: b.sessionId, turns: b.turns });
+      },
+    });
+    const file = join(tmp.dir, `${SESSION}.jsonl`);
+    writeFileSync(file, initial + inputModel + request + answered);
+    await follower.fileChanged(file);
+    assert.deepEqual(contents(), [], 'the first hand-over failed');
+    assert.equal(follower.stats.errors, 1);
+    // Nothing in the file changes: the periodic rescan alone must retry what was not handed over.
+    await follower.scanAll();
+    assert.deepEqual(contents(), [AGREED], 'retried on the next pass');
+    await follower.scanAll();
+    await follower.fileChanged(file);
+    assert.deepEqual(contents(), [AGREED], 'and captured once');
+    follower.dispose();
+    await engine.close();
+  });
 });
