@@ -20,9 +20,11 @@ export interface CorpusTurn { role: 'user' | 'assistant' | 'tool'; text: string;
 export interface CorpusSession { id: string; harness: string; format: 'claude' | 'copilot' | 'jsonl'; cwd: string; injected: string[]; instructions: string[]; turns: CorpusTurn[] }
 
 export const CORPUS_PATH = join(__dirname, '..', 'test', 'fixtures', 'agentCapture', 'corpus.json');
+/** Written after the guards were frozen and never used to change them: the out-of-sample check. */
+export const HELD_OUT_PATH = join(__dirname, '..', 'test', 'fixtures', 'agentCapture', 'heldOut.json');
 
-export function loadCorpus(): CorpusSession[] {
-  return (JSON.parse(readFileSync(CORPUS_PATH, 'utf8')) as { sessions: CorpusSession[] }).sessions;
+export function loadCorpus(path = CORPUS_PATH): CorpusSession[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { sessions: CorpusSession[] }).sessions;
 }
 
 /** The session in its harness's transcript format (one line per turn, key t<i>). */

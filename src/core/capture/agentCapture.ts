@@ -49,8 +49,31 @@ function nearDuplicate(db: SqlReader, statement: string, agentId: string): strin
   const rows = db.all<{ id: string; content: string }>(
     `SELECT m.id AS id, m.content AS content FROM memories_fts f JOIN memories m ON m.rowid = f.rowid
      WHERE memories_fts MATCH ? AND m.is_deleted = 0 AND m.agent_id = ? ORDER BY f.rank LIMIT 8`, [match, agentId]);
-  for (const r of rows) if (jaccard(words, contentWords(r.content)) >= NEAR_DUPLICATE_JACCARD) return r.id;
+  for (const r of rows) {
+    const stored = contentWords(r.content);
+    if ((jaccard(words, stored) >= NEAR_DUPLICATE_JACCARD && !changesValue(words, stored)) || restates(words, stored)) return r.id;
+  }
   return undefined;
+}
+
+/** Words that mark a restatement ("just to repeat: …", "again, …") and say nothing of the subject. */
+const RESTATEMENT_FILLER = new Set(['just', 'repeat', 'repeating', 'again', 'reminder', 'remind', 'recap', 'note', 'clear', 'said', 'says', 'uses', 'using', 'still', 'once', 'more', 'also', 'as']);
+
+/**
+ * A restatement of a stored memory: at least four subject words, and none beyond the memory's —
+ * a new number, name or value makes it a different statement (an update, which supersession
+ * handles), never a confirmation.
+ */
+function restates(words: ReadonlySet<string>, stored: ReadonlySet<string>): boolean {
+  const subject = [...words].filter((w) => !RESTATEMENT_FILLER.has(w));
+  return subject.length >= 4 && subject.every((w) => stored.has(w));
+}
+
+/** One side has a number the other lacks ("120 kB" → "150 kB"): an update, however similar the rest. */
+function changesValue(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const w of a) if (/\d/.test(w) && !b.has(w)) return true;
+  for (const w of b) if (/\d/.test(w) && !a.has(w)) return true;
+  return false;
 }
 
 /** Runs the whole guarded capture inside the caller's transaction. */

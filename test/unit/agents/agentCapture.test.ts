@@ -4,6 +4,7 @@ import type { TranscriptTurn } from '../../../src/core/capture/transcriptTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { engineOnStore } from '../helpers/testEngine';
+import { cueStatements } from '../../../src/core/capture/agentJunkGuards';
 
 const u = (key: string, text: string): TranscriptTurn => ({ role: 'user', key, text });
 const a = (key: string, text: string): TranscriptTurn => ({ role: 'assistant', key, text });
@@ -64,4 +65,40 @@ describe('agents: captureTurns (the engine contract)', () => {
     assert.doesNotMatch(all, /sk-abcdefghijklmnop/);
     await engine.close();
   });
+
+  it('a restatement confirms the memory, an update with a new value or name does not', async () => {
+    const engine = engineOnStore(store, clock);
+    await engine.captureTurns({ harness: 'copilot', sessionId: 's1', turns: [u('t1', 'We settled on Ktor for the shared networking layer in the KMP module.')] });
+    const again = await engine.captureTurns({ harness: 'copilot', sessionId: 's1', turns: [u('t2', 'Just to repeat: the shared networking layer in the KMP module uses Ktor.')] });
+    assert.deepEqual([again.stored, again.confirmed], [0, 1], 'filler words ("just to repeat", "uses") add nothing');
+    const changed = await engine.captureTurns({ harness: 'copilot', sessionId: 's1', turns: [u('t3', 'We settled on OkHttp for the shared networking layer in the KMP module.')] });
+    assert.equal(changed.stored, 1, 'another library is another statement');
+    await engine.captureTurns({ harness: 'copilot', sessionId: 's2', turns: [u('t1', 'The checkout page must stay under 120 kB of first-load JavaScript.')] });
+    const value = await engine.captureTurns({ harness: 'copilot', sessionId: 's2', turns: [u('t2', 'The checkout page must stay under 150 kB of first-load JavaScript.')] });
+    assert.equal(value.stored, 1, 'a new number is an update, never a confirmation');
+    const first = await engine.captureTurns({ harness: 'copilot', sessionId: 's3', turns: [u('t1', 'The public API rate limit must be 100 requests per minute for free accounts on the gateway.')] });
+    assert.equal(first.stored, 1);
+    const limit = await engine.captureTurns({ harness: 'copilot', sessionId: 's3', turns: [u('t2', 'The public API rate limit must be 200 requests per minute for free accounts on the gateway.')] });
+    assert.deepEqual([limit.stored, limit.confirmed], [1, 0], 'however similar the rest of a long sentence');
+    await engine.close();
+  });
+});
+
+describe('agents: the cue families of cueStatements', () => {
+  const types = (text: string): string[] => cueStatements(text).map((c) => c.type);
+  const cases: [string, string[]][] = [
+    ["I'd rather keep one workspace per account than per region.", ['preference']],
+    ['I’d prefer British spelling across the docs.', ['preference']],
+    ['My preference is snapshot tests over screenshot tests.', ['preference']],
+    ["We're going with Cilium as the CNI for the new clusters.", ['decision']],
+    ["Let's go with Tailwind for the checkout redesign.", ['decision']],
+    ['Decision: the nightly export writes Parquet files, not CSV.', ['decision']],
+    ['We replaced the cron retry job with an outbox table.', ['decision']],
+    ['Webhook handlers have to be idempotent on the event id.', ['constraint']],
+    ['The bundle needs to stay under 120 kB of JavaScript.', ['constraint']],
+    ['I need to be careful with this migration today.', []],
+    ['I need to check the logs for the export job.', []],
+    ['Can we go with Tailwind for the checkout redesign?', []],
+  ];
+  for (const [text, want] of cases) it(`${JSON.stringify(text)} → ${want.join(', ') || 'nothing'}`, () => assert.deepEqual(types(text), want));
 });

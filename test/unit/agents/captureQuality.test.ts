@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { loadCorpus, scoreCorpus } from '../../../bench/captureQualityCorpus';
+import { HELD_OUT_PATH, loadCorpus, scoreCorpus } from '../../../bench/captureQualityCorpus';
 
 /** The issue's thresholds on the labelled corpus (bench/captureQuality.ts prints the figures). */
 describe('agents: capture quality on the labelled transcript corpus', () => {
@@ -18,5 +18,15 @@ describe('agents: capture quality on the labelled transcript corpus', () => {
     assert.equal(s.echoesStored, 0);
     assert.equal(s.secretsOnDisk, 0);
     assert.equal(s.confirmedDuplicates >= s.duplicates, true, 'duplicates confirm instead of adding');
+  });
+
+  it('on the held-out corpus (never used to change a guard): precision ≥ 90 %, no echo, no secret, recall no lower than measured', async () => {
+    const s = await scoreCorpus(loadCorpus(HELD_OUT_PATH));
+    assert.ok(s.turns >= 60, 'a held-out set of the same size class');
+    assert.ok(s.precision >= 0.9, `precision ${s.precision}: ${JSON.stringify(s.leaks)}`);
+    assert.equal(s.echoesStored, 0);
+    assert.equal(s.secretsOnDisk, 0);
+    // 77.8 % when it was written (docs/agents.md, "Measured"): short of the 80 % goal, kept as a floor.
+    assert.ok(s.recall >= 0.77, `recall ${s.recall}: ${JSON.stringify(s.missed)}`);
   });
 });
