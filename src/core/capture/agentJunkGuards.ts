@@ -115,11 +115,11 @@ export function statementJunk(statement: string, context: { readonly injected: r
 // Cue families (docs/agents.md, "What is captured"): how developers state a decision, a preference
 // or a rule in chat. "we agreed that/to/on …" and "let's go with …" state a decision as often as
 // "we decided"; a "Decision:" / "Rule:" label states one outright. Apostrophes may be typographic.
-const DECISION_CUE = /\b(?:decided|(?:we|we've|we have|the team|everyone|all) agreed (?:that|to|on)|chose|choose|picked|selected|went with|go(?:ing)? with|settled on|adopted|opted for|will use|(?:are|'re|’re|am|'m|’m) (?:moving|switching|migrating) (?:to|the)|moved to|switched to|migrated to|standardi[sz]ed? on|let(?:'s|’s| us) (?:use|adopt|keep|switch|move|stick with)|(?:replace|replacing|replaced) [\w .-]{1,40} with|dropp(?:ed|ing) [\w .-]{1,40} (?:for|in favou?r of))\b|^\s*(?:from now on|going forward|as of today|(?:decision|rule|policy|convention)\s*:)/i;
-const PREFERENCE_CUE = /\b(?:I|we)(?:\s+|(?=['’]))(?:(?:really |strongly )?prefer|like|['’]d rather|would rather|['’]d prefer|would prefer|favou?r)\b|\b(?:my|our) (?:strong )?preference\b|^\s*(?:prefer|preference\s*:)/i;
+const DECISION_CUE = /\b(?:decided|(?:we|we've|we have|the team|everyone|all) agreed (?:that|to|on)|chose|choose|picked|selected|went with|go(?:ing)? with|settled on|adopted|opted for|will use|(?:we|we're|we’re|we are|are|'re|’re|am|'m|’m) (?:moving|switching|migrating) (?:[\w.-]+ ){0,5}?(?:to|from|off)|(?:we|we['’]ll|we will) (?:use|adopt|go with|switch to|move to)|moved to|switched to|migrated to|standardi[sz]ed? on|let(?:'s|’s| us) (?:use|adopt|keep|switch|move|stick with)|(?:replace|replacing|replaced) [\w .-]{1,40} with|dropp(?:ed|ing) [\w .-]{1,40} (?:for|in favou?r of))\b|^\s*(?:from now on|going forward|as of today|(?:decision|rule|policy|convention)\s*:)/i;
+const PREFERENCE_CUE = /\b(?:I|we)(?:\s+|(?=['’]))(?:(?:really |strongly )?prefer|like|['’]d rather|would rather|['’]d prefer|would prefer|favou?r)\b|\bI(?:['’]d| would) like (?!you\b|to\b)|\b(?:my|our) (?:strong )?preference\b|^\s*(?:prefer|preference\s*:)/i;
 // "has to / needs to" state a rule only with a state verb ("has to be idempotent", "needs to stay
 // under 120 kB"); "I need to check the logs" is a plan, not a rule.
-const CONSTRAINT_CUE = /\b(?:must|mustn't|never|always|do not|don't|should never|is not allowed|are not allowed|is required|are required|(?<!\bI\s)(?:has|have|need|needs) to (?:be|stay|remain|keep)|may not|no more than|at most)\b/i;
+const CONSTRAINT_CUE = /\b(?:must|mustn't|never|always|do not|don't|should never|is not allowed|are not allowed|is required|are required|(?<!\bI\s)(?:has|have|need|needs) to (?:be|stay|remain|keep)|(?:every|each|all|any) [^.?!]{1,60}?\b(?:has|have|need|needs) to|may not|no more than|at most)\b/i;
 
 /**
  * The user's own rule-like sentences the entity-driven extractor can miss because they name no

@@ -99,6 +99,12 @@ describe('agents: the cue families of cueStatements', () => {
     ['I need to be careful with this migration today.', []],
     ['I need to check the logs for the export job.', []],
     ['Can we go with Tailwind for the checkout redesign?', []],
+    ["We'll use the new Input System package for the player.", ['decision']],
+    ['We are moving feature computation from pandas to Spark.', ['decision']],
+    ['Every alert needs to link to a runbook before paging.', ['constraint']],
+    ["I'd like the editor to default to a monospace font.", ['preference']],
+    ["I'd like you to fix the failing login test now.", []],
+    ["I'd like to refactor this module later today.", []],
   ];
   for (const [text, want] of cases) it(`${JSON.stringify(text)} → ${want.join(', ') || 'nothing'}`, () => assert.deepEqual(types(text), want));
 });

@@ -20,13 +20,12 @@ describe('agents: capture quality on the labelled transcript corpus', () => {
     assert.equal(s.confirmedDuplicates >= s.duplicates, true, 'duplicates confirm instead of adding');
   });
 
-  it('on the held-out corpus (never used to change a guard): precision ≥ 90 %, no echo, no secret, recall no lower than measured', async () => {
+  it('on the held-out corpus (never used to change a guard): precision ≥ 90 % and recall ≥ 80 %, no echo, no secret', async () => {
     const s = await scoreCorpus(loadCorpus(HELD_OUT_PATH));
     assert.ok(s.turns >= 60, 'a held-out set of the same size class');
     assert.ok(s.precision >= 0.9, `precision ${s.precision}: ${JSON.stringify(s.leaks)}`);
     assert.equal(s.echoesStored, 0);
     assert.equal(s.secretsOnDisk, 0);
-    // 77.8 % when it was written (docs/agents.md, "Measured"): short of the 80 % goal, kept as a floor.
-    assert.ok(s.recall >= 0.77, `recall ${s.recall}: ${JSON.stringify(s.missed)}`);
+    assert.ok(s.recall >= 0.8, `recall ${s.recall}: ${JSON.stringify(s.missed)}`);
   });
 });
