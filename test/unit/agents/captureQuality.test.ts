@@ -17,7 +17,9 @@ describe('agents: capture quality on the labelled transcript corpus', () => {
     assert.ok(s.recall >= 0.8, `recall ${s.recall}: ${JSON.stringify(s.missed)}`);
     assert.equal(s.echoesStored, 0);
     assert.equal(s.secretsOnDisk, 0);
-    assert.equal(s.confirmedDuplicates >= s.duplicates, true, 'duplicates confirm instead of adding');
+    // a restated statement adds nothing: it confirms the memory, or (said without a cue) is not read as a statement
+    assert.equal(s.byKind.duplicate?.stored, 0, 'no duplicate adds a memory');
+    assert.ok(s.confirmedDuplicates > 0, 'restatements confirm');
   });
 
   it('on the held-out corpus (never used to change a guard): precision ≥ 90 % and recall ≥ 80 %, no echo, no secret', async () => {
