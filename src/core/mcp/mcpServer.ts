@@ -329,11 +329,12 @@ export function createMemoryMcpServer(engine: McpEngine, options: MemoryMcpOptio
     description: 'The memories Agent Memory would inject at the start of a session: pinned and focal entities, recent decisions and preferences, within the token budget.',
     argsSchema: { project: z.string().max(200).optional().describe('The project the session works on'), query: z.string().max(2048).optional().describe('The first prompt or task, to pick focal entities') },
   }, async (args) => {
-    const r = await engine.sessions.start({ harness: 'mcp', project: args.project ?? null, ...(args.query ? { query: args.query } : {}) });
+    // A read-only server only previews: no session is recorded, nothing is written.
+    const r = await engine.sessions.start({ harness: 'mcp', project: args.project ?? null, ...(args.query ? { query: args.query } : {}), preview: options.readOnly });
     const body = r.injected.length ? formatInjection(r.injected) : 'Agent Memory has no memories to inject yet.';
     return {
-      description: `Session ${r.sessionKey}: ${r.injected.length} memories`,
-      messages: [{ role: 'user', content: { type: 'text', text: `Relevant memories from Agent Memory (session ${r.sessionKey}):\n\n${body}` } }],
+      description: options.readOnly ? `${r.injected.length} memories (read-only server: no session recorded)` : `Session ${r.sessionKey}: ${r.injected.length} memories`,
+      messages: [{ role: 'user', content: { type: 'text', text: `Relevant memories from Agent Memory${options.readOnly ? '' : ` (session ${r.sessionKey})`}:\n\n${body}` } }],
     };
   });
 

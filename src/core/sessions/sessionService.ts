@@ -59,6 +59,8 @@ export interface SessionStartOptions {
   readonly query?: string;
   /** Token budget of this start's injection (default session.maxInjectTokens; agent hooks use agents.sessionStartTokens). */
   readonly maxInjectTokens?: number;
+  /** Compute what would be injected without recording a session (a read-only MCP server's prompt). */
+  readonly preview?: boolean;
 }
 
 export interface SessionStartResult {
@@ -109,7 +111,7 @@ export class SessionService {
     const existing = this.deps.store.read((db) => getSession(db, key));
     if (existing && existing.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has already ended; start a new one.`);
     const ended: SessionEndReport[] = [];
-    if (!existing) {
+    if (!existing && !options.preview) {
       const nowMs = this.deps.clock.now();
       for (const s of this.deps.store.read((db) => openSessions(db, this.agentId))) {
         const idle = s.status === 'active' && Date.parse(s.last_activity_at ?? s.started_at) < nowMs - this.deps.session.idleTimeoutMs;
@@ -121,8 +123,8 @@ export class SessionService {
       }
     }
     const session = options.maxInjectTokens !== undefined ? { ...this.deps.session, maxInjectTokens: Math.max(0, options.maxInjectTokens) } : this.deps.session;
-    const built = await buildSessionStart({ ...this.deps, session, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined });
-    this.mine.add(key);
+    const built = await buildSessionStart({ ...this.deps, session, resolveFocal: this.deps.resolveFocal ?? recallFocalResolver, agentId: this.agentId }, { sessionKey: key, project, harness: options.harness ?? null, query: options.query, existing: existing !== undefined, record: !options.preview });
+    if (!options.preview) this.mine.add(key);
     return { sessionKey: key, created: !existing, ...built, ended };
   }
 

@@ -33,9 +33,10 @@ interface StartDeps {
 /**
  * Session start: focal entities (pins always included), candidates by effective score (or by the
  * learned ranker when it is live), injection within the token budget, every candidate recorded.
- * For an existing session the earlier injection is returned unchanged (dedup).
+ * For an existing session the earlier injection is returned unchanged (dedup). `record: false`
+ * computes the same injection and writes nothing (a preview).
  */
-export async function buildSessionStart(deps: StartDeps, req: { sessionKey: string; project: string | null; harness: string | null; query: string | undefined; existing: boolean }): Promise<{ injected: InjectedCandidate[]; candidateCount: number; focal: FocalEntities; predictorLive: boolean }> {
+export async function buildSessionStart(deps: StartDeps, req: { sessionKey: string; project: string | null; harness: string | null; query: string | undefined; existing: boolean; record?: boolean }): Promise<{ injected: InjectedCandidate[]; candidateCount: number; focal: FocalEntities; predictorLive: boolean }> {
   const { store, agentId } = deps;
   const nowMs = deps.clock.now();
   const nowIso = new Date(nowMs).toISOString();
@@ -65,7 +66,7 @@ export async function buildSessionStart(deps: StartDeps, req: { sessionKey: stri
     return { ordered: cands, live: isLive };
   });
   const injectedIds = selectWithinBudget(ordered, deps.session.maxInjectTokens);
-  await store.write('session-start', (db) => {
+  if (req.record !== false) await store.write('session-start', (db) => {
     insertSession(db, { sessionKey: req.sessionKey, agentId, project: req.project, harness: req.harness, nowIso, focalEntityIds: focal.entityIds });
     recordSessionCandidates(db, { sessionKey: req.sessionKey, agentId, ordered, injected: injectedIds, nowIso });
   });

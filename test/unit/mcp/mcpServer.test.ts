@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { openStore } from '../../../src/core/store/openStore';
 import { makeTempDir } from '../helpers/tempDir';
 import { CLI, call, connectAgentMemory, connectReference, graphOf, requireBuiltCli, textOf } from './mcpClient';
 import type { Connected, Graph } from './mcpClient';
@@ -29,6 +30,11 @@ const SCRIPT = {
   ],
   observations: [{ entityName: 'John_Smith', contents: ['Plays the cello on weekends'] }],
 };
+
+async function sessionCount(dir: string): Promise<number> {
+  const store = await openStore({ dir });
+  try { return store.read((db) => db.all<{ n: number }>('SELECT COUNT(*) AS n FROM sessions')[0]?.n ?? 0); } finally { await store.close(); }
+}
 
 const byName = (g: Graph) => new Map(g.entities.map((e) => [e.name, e]));
 const relKey = (r: { from: string; to: string; relationType: string }) => `${r.from}|${r.relationType}|${r.to}`;
@@ -219,7 +225,13 @@ describe('agent-memory mcp (SDK client over stdio, dist/cli.js)', function () {
       assert.deepEqual(names, ['memory_entity', 'memory_recall', 'open_nodes', 'read_graph', 'search_nodes']);
       const refused = await c.client.callTool({ name: 'create_entities', arguments: { entities: [] } }).then((r) => JSON.stringify(r), (e: Error) => e.message);
       assert.match(refused, /not found/i);
+      const prompt = await c.client.getPrompt({ name: 'session-start', arguments: { query: 'database' } });
+      assert.match(prompt.description ?? '', /no session recorded/);
     } finally { await c.close(); }
+    assert.equal(await sessionCount(join(temp.dir, 'ro')), 0, 'the read-only server previewed the session start and recorded nothing');
+    const rw = await connectAgentMemory(join(temp.dir, 'ro'));
+    try { await rw.client.getPrompt({ name: 'session-start', arguments: { query: 'database' } }); } finally { await rw.close(); }
+    assert.equal(await sessionCount(join(temp.dir, 'ro')), 1, 'a writing server records the session it starts');
   });
 
   it('raw stdio: a malformed line gets a JSON-RPC parse error, stdout holds only JSON-RPC, and a client vanishing mid-call leaves a clean store', async () => {
