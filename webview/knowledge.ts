@@ -1,10 +1,11 @@
 /**
- * Entry of the Knowledge panel webview: builds the layout (tabs: Entities, Recall, Overview),
+ * Entry of the Knowledge panel webview: builds the layout (tabs: Entities, Recall, Overview, Captured),
  * decodes every host message, keeps the list model, and saves the view state for reloads.
  * The entity tab adapts to the width (media/knowledge.css): wide, the list and the detail sit side
  * by side; narrow (a sidebar), the detail replaces the list while open, with Back.
  */
 import { renderFocal, renderStats } from './cards';
+import { CapturedTab } from './capturedTab';
 import { h } from './dom';
 import { renderLegend } from './legend';
 import { renderDetail } from './entityDetail';
@@ -49,7 +50,7 @@ let loaded = false;
 let sectionSent = false;
 
 // ---- layout -------------------------------------------------------------------------------
-const tabs: readonly (readonly [Tab, string])[] = [['entities', 'Entities'], ['recall', 'Recall'], ['overview', 'Overview']];
+const tabs: readonly (readonly [Tab, string])[] = [['entities', 'Entities'], ['recall', 'Recall'], ['overview', 'Overview'], ['captured', 'Captured']];
 const tabButtons = tabs.map(([id, label]) => h('button', { role: 'tab', id: `tab-${id}`, 'aria-controls': `panel-${id}`, type: 'button', class: 'tab' }, label));
 const tabList = h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Knowledge panel sections' }, ...tabButtons);
 
@@ -103,8 +104,10 @@ const focalRoot = h('section', { class: 'card', 'aria-labelledby': 'focal-h' });
 const statsRoot = h('section', { class: 'card', 'aria-labelledby': 'stats-h' });
 const overviewPanel = h('section', { role: 'tabpanel', id: 'panel-overview', 'aria-labelledby': 'tab-overview', class: 'panel overview' }, focalRoot, statsRoot);
 
+const captured = new CapturedTab({ act: (id, action) => post({ type: 'captureAction', id, action }) });
+
 const root = document.getElementById('root') as HTMLElement;
-root.replaceChildren(tabList, alertBox, entitiesPanel, recallPanel, overviewPanel);
+root.replaceChildren(tabList, alertBox, entitiesPanel, recallPanel, overviewPanel, captured.element);
 
 // ---- behaviour ----------------------------------------------------------------------------
 function showTab(tab: Tab, focus = false): void {
@@ -121,6 +124,7 @@ function showTab(tab: Tab, focus = false): void {
   entitiesPanel.hidden = tab !== 'entities';
   recallPanel.hidden = tab !== 'recall';
   overviewPanel.hidden = tab !== 'overview';
+  captured.element.hidden = tab !== 'captured';
   if (tab === 'entities') list.schedule();
 }
 
@@ -290,8 +294,16 @@ function onMessage(m: HostMessage): void {
     case 'select':
       select(m.id, false);
       return;
+    case 'captures':
+      captured.show(m.captures, m.capturedToday, m.limit);
+      return;
+    case 'captureDone':
+      captured.done(m.message);
+      return;
     case 'error':
-      if (m.scope === 'recall') {
+      if (m.scope === 'captures') {
+        captured.error(m.message);
+      } else if (m.scope === 'recall') {
         playground = { kind: 'error', message: m.message };
         renderPlaygroundResults(recallResults, playground);
       } else if (m.scope === 'detail' && detail.kind === 'loading') {

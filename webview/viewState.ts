@@ -35,7 +35,7 @@ export const INITIAL_VIEW_STATE: ViewState = {
 };
 
 const stateDecoder: Decoder<ViewState> = object({
-  tab: oneOf(['entities', 'recall', 'overview']),
+  tab: oneOf(['entities', 'recall', 'overview', 'captured']),
   query: str(0, L.searchLength),
   entityType: nullable(str(1, L.typeLength)),
   selectedId: nullable(str(1, L.idLength)),

@@ -7,7 +7,7 @@
 import { array, bool, int, nullable, num, object, oneOf, refine, runDecoder, str, tagged } from './decode';
 import type { DecodeResult, Decoder } from './decode';
 import type {
-  AspectView, AttributeView, EntityDetail, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
+  AspectView, AttributeView, CapturedMemoryView, EntityDetail, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
   FeedbackTelemetry, FocalEntityView, FocalResolution, HostMessage, KnowledgeCounts, KnowledgeStats,
   RecallExplain, RecallResultView, RelationView, TeamMarkView, WebviewMessage,
 } from './knowledgeProtocolTypes';
@@ -33,6 +33,8 @@ export const PROTOCOL_LIMITS = {
   attributesPerAspectMax: 5_000,
   relationsMax: 5_000,
   focalMax: 500,
+  /** Captured memories in one Captured tab list. */
+  capturesMax: 1_000,
   /** Recall's own bound on the render width (recallRequest.ts). */
   recallLimitMax: 50,
   explainItemsMax: 100,
@@ -165,6 +167,20 @@ export const recallResultDecoder: Decoder<RecallResultView> = object({
   team,
 });
 
+export const capturedMemoryDecoder: Decoder<CapturedMemoryView> = object({
+  id,
+  content: str(0, L.contentLength),
+  harness: str(1, L.typeLength),
+  harnessLabel: str(1, L.typeLength),
+  sessionId: str(0, L.nameLength),
+  turnKey: str(0, L.nameLength),
+  capturedAt: str(1, 64),
+  project: nullable(str(1, L.nameLength)),
+  status: oneOf(['active', 'retired', 'superseded']),
+});
+
+const captureAction = oneOf(['forget', 'markWrong']);
+
 const entityType = nullable(str(1, L.typeLength));
 const search = str(0, L.searchLength);
 
@@ -199,9 +215,16 @@ export const hostMessageDecoder: Decoder<HostMessage> = tagged<HostMessage>({
   select: object({ type: oneOf(['select']), id }),
   error: object({
     type: oneOf(['error']),
-    scope: oneOf(['list', 'detail', 'pin', 'recall', 'stats', 'focal', 'action']),
+    scope: oneOf(['list', 'detail', 'pin', 'recall', 'stats', 'focal', 'action', 'captures']),
     message: str(1, L.errorLength),
   }),
+  captures: refine(object({
+    type: oneOf(['captures']),
+    captures: array(capturedMemoryDecoder, L.capturesMax),
+    capturedToday: count,
+    limit: int(1, L.capturesMax),
+  }), (m) => m.captures.length <= m.limit, 'captures.length <= limit'),
+  captureDone: object({ type: oneOf(['captureDone']), id, action: captureAction, message: str(1, L.errorLength) }),
 });
 
 export const webviewMessageDecoder: Decoder<WebviewMessage> = tagged<WebviewMessage>({
@@ -214,7 +237,8 @@ export const webviewMessageDecoder: Decoder<WebviewMessage> = tagged<WebviewMess
   recall: object({ type: oneOf(['recall']), requestId, query: refine(str(1, L.recallQueryLength), (q) => q.trim().length > 0, 'a non-blank query'), limit: int(1, L.recallLimitMax) }),
   openInTree: object({ type: oneOf(['openInTree']), id }),
   copy: object({ type: oneOf(['copy']), id, what: oneOf(['name', 'id', 'json']) }),
-  showSection: object({ type: oneOf(['showSection']), section: oneOf(['entities', 'recall', 'overview']) }),
+  showSection: object({ type: oneOf(['showSection']), section: oneOf(['entities', 'recall', 'overview', 'captured']) }),
+  captureAction: object({ type: oneOf(['captureAction']), id, action: captureAction }),
 });
 
 /** Decodes a message from the webview (host side), with the reason when it is malformed. */

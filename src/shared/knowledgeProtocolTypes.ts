@@ -173,7 +173,27 @@ export interface RecallResultView {
   readonly team: TeamMarkView | null;
 }
 
-export type ErrorScope = 'list' | 'detail' | 'pin' | 'recall' | 'stats' | 'focal' | 'action';
+export type ErrorScope = 'list' | 'detail' | 'pin' | 'recall' | 'stats' | 'focal' | 'action' | 'captures';
+
+/** 'retired': marked wrong or outdated (kept as history, out of recall); 'superseded': a newer memory replaced it. */
+export type CaptureStatus = 'active' | 'retired' | 'superseded';
+
+/** One memory captured from an agent conversation (hooks, VS Code chat history): the Captured tab's row. */
+export interface CapturedMemoryView {
+  readonly id: string;
+  readonly content: string;
+  /** Harness id (`claude-code`, `vscode`, `copilot`, `vscode-chat-history`) and its label. */
+  readonly harness: string;
+  readonly harnessLabel: string;
+  readonly sessionId: string;
+  readonly turnKey: string;
+  /** ISO time of the capture. */
+  readonly capturedAt: string;
+  readonly project: string | null;
+  readonly status: CaptureStatus;
+}
+
+export type CaptureAction = 'forget' | 'markWrong';
 
 /** Host → webview. */
 export type HostMessage =
@@ -196,11 +216,15 @@ export type HostMessage =
   | { readonly type: 'focal'; readonly focal: FocalResolution | null }
   | { readonly type: 'recallResult'; readonly requestId: number; readonly query: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'select'; readonly id: string }
-  | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string };
+  | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string }
+  /** The Captured tab's list, newest first (sent while the tab shows, and after each store change). */
+  | { readonly type: 'captures'; readonly captures: readonly CapturedMemoryView[]; readonly capturedToday: number; readonly limit: number }
+  /** What a Forget or Wrong/outdated did, in words (the tab announces it). */
+  | { readonly type: 'captureDone'; readonly id: string; readonly action: CaptureAction; readonly message: string };
 
 export type CopyWhat = 'name' | 'id' | 'json';
 
-export type PanelSection = 'entities' | 'recall' | 'overview';
+export type PanelSection = 'entities' | 'recall' | 'overview' | 'captured';
 
 /** Webview → host. */
 export type WebviewMessage =
@@ -214,4 +238,6 @@ export type WebviewMessage =
   | { readonly type: 'openInTree'; readonly id: string }
   | { readonly type: 'copy'; readonly id: string; readonly what: CopyWhat }
   /** Which section the user sees: stats and focal entities are only re-read while the overview shows. */
-  | { readonly type: 'showSection'; readonly section: PanelSection };
+  | { readonly type: 'showSection'; readonly section: PanelSection }
+  /** Captured tab: forget (delete for good) or mark wrong/outdated (retire, keep history, negative feedback). */
+  | { readonly type: 'captureAction'; readonly id: string; readonly action: CaptureAction };

@@ -12,7 +12,7 @@ import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync, writeF
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryError, userMessage } from '../../core/errors';
-import { hookCommandLine, installClaudeHooks, uninstallHooks } from '../../core/hooks/hookConfigFile';
+import { hookCommand as hookCommandText, hookEntries, installHooksInFile, uninstallHooksInFile } from '../../core/hooks/hookConfigMerge';
 import { parseHookEvent } from '../../core/hooks/hookEvent';
 import type { HookEventName } from '../../core/hooks/hookEvent';
 import { runHookEvent } from '../../core/hooks/hookHandlers';
@@ -93,14 +93,16 @@ function installCommand(args: ParsedArgs, io: CliIo, remove: boolean): number {
   if (harness !== 'claude-code') throw new MemoryError('E_USAGE', `hook ${remove ? 'uninstall' : 'install'} needs --harness claude-code (VS Code and Copilot are connected from VS Code: Memory: Connect Agents…).`);
   const path = claudeSettingsPath(args);
   if (remove) {
-    const n = uninstallHooks(path);
+    const n = uninstallHooksInFile(path);
     io.stdout(n ? `Removed ${n} Agent Memory hook(s) from ${path}.\n` : `No Agent Memory hooks in ${path}; nothing changed.\n`);
     return 0;
   }
   const cli = realpathSync(process.argv[1] ?? '');
-  const command = hookCommandLine(process.execPath, cli, 'claude-code', cliStoreDir(args));
-  const added = installClaudeHooks(path, command);
-  io.stdout(`Added to ${path} (other settings and hooks kept):\n${JSON.stringify({ hooks: added }, null, 2)}\nUndo with: agent-memory hook uninstall --harness claude-code${args.flags.project !== undefined ? ' --project' : ''}\n`);
+  const command = hookCommandText({ node: process.execPath, cliJs: cli, harness: 'claude-code', store: cliStoreDir(args) });
+  const added = installHooksInFile(path, hookEntries('claude-settings', 'claude-code', command));
+  const shown: Record<string, unknown[]> = {};
+  for (const w of added) (shown[w.event] ??= []).push(w.entry);
+  io.stdout(`Added to ${path} (other settings and hooks kept):\n${JSON.stringify({ hooks: shown }, null, 2)}\nUndo with: agent-memory hook uninstall --harness claude-code${args.flags.project !== undefined ? ' --project' : ''}\n`);
   return 0;
 }
 

@@ -4,6 +4,8 @@
  */
 import { isoFromMs, systemClock } from '../../core/clock';
 import { MemoryError } from '../../core/errors';
+import { markMemoryWrongInTransaction } from '../../core/capture/captureCorrection';
+import type { WrongCaptureResult } from '../../core/capture/captureCorrection';
 import { forgetMemoryCompletely } from '../../core/memory/forget';
 import type { ForgetSummary } from '../../core/memory/forget';
 import { countMemories } from '../../core/memory/memoryRecords';
@@ -12,6 +14,7 @@ import { getPinnedEntities, pinEntity, unpinEntity } from '../../core/pinning/pi
 import type { PinnedEntity, PinResult } from '../../core/pinning/pinning';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
+import type { MemoryStore } from '../../core/store/storeTypes';
 
 export const AGENT_ID = 'default';
 /** Longest text remembered in one go from chat, a tool or a selection (longer text is chunked by the core). */
@@ -79,6 +82,16 @@ export function storeIsEmpty(rt: MemoryEngine): boolean {
   return rt.store.read((db) => countMemories(db)) === 0;
 }
 
-export function forget(rt: MemoryEngine, id: string): Promise<ForgetSummary> {
+export function forget(rt: MemoryEngine<MemoryStore>, id: string): Promise<ForgetSummary> {
   return forgetMemoryCompletely(rt.store, id.trim(), systemClock);
+}
+
+/**
+ * "Wrong or outdated" (the Recently Captured view and the Knowledge panel's Captured tab): the
+ * memory leaves recall keeping its row as history, its attributes are superseded, and the aspects
+ * it supported lose one feedback step (core/capture/captureCorrection.ts).
+ */
+export function markWrong(rt: MemoryEngine<MemoryStore>, id: string): Promise<WrongCaptureResult> {
+  const feedback = rt.loop.config.feedback;
+  return rt.store.write('memory.wrong', (db) => markMemoryWrongInTransaction(db, id.trim(), rt.clock, { delta: feedback.ftsWeightDelta, minWeight: feedback.minAspectWeight }));
 }

@@ -1,7 +1,8 @@
 /**
  * Memory: Connect Agents… / Memory: Disconnect Agents… (docs/agents.md, "Connecting agents"):
- * writes hooks that run the bundled CLI (`node dist/cli.js hook --harness H --store <this
- * extension's store>`) into the hook configuration of the chosen harnesses and locations, after
+ * writes hooks that run the bundled CLI through the hook launcher (`<globalStorage>/bin/agent-memory-hook
+ * hook --harness H --store <this extension's store>`; core/hooks/hookLauncher.ts, rewritten at
+ * every activation so the hooks survive extension updates) into the hook configuration of the chosen harnesses and locations, after
  * showing exactly what each file will hold; Disconnect removes exactly the entries it wrote (the
  * record lives in the extension's global state). The merge itself is core code
  * (core/hooks/hookConfigMerge.ts).
@@ -12,6 +13,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../../core/errors';
 import { hookCommand, hookEntries, mergeHooks, unmergeHooks } from '../../core/hooks/hookConfigMerge';
+import { writeLauncher } from '../../core/hooks/hookLauncher';
 import { registerSafe } from '../commands/commandUtil';
 import type { Services } from '../host/services';
 import { storeDirFor } from '../host/storeDir';
@@ -49,13 +51,25 @@ export class AgentConnections {
 
   private async save(list: readonly Connection[]): Promise<void> { await this.services.context.globalState.update(CONNECTIONS_KEY, list); }
 
-  /** The command every hook runs, for this extension and this store. */
-  command(harness: Connection['harness']): { command: string; store: string } {
+  /**
+   * (Re)writes the hook launcher to run this version's bundled CLI with the Node.js found now;
+   * called at every activation and before connecting. Undefined when no Node.js was found.
+   */
+  async refreshLauncher(): Promise<string | undefined> {
     const node = findNode(process.env.PATH, process.platform, process.execPath);
-    if (!node) throw new MemoryError('E_INVALID_INPUT', 'Agent hooks run the bundled CLI with Node.js, and no `node` was found on PATH. Install Node.js 20 or later, then connect again.');
-    const store = storeDirFor(this.services.settings(), this.services.context.globalStorageUri.fsPath);
+    if (!node) return undefined;
     const cliJs = join(this.services.context.extensionPath, 'dist', 'cli.js');
-    return { command: hookCommand({ node, cliJs, store, harness }), store };
+    const r = await writeLauncher(this.services.context.globalStorageUri.fsPath, { node, cliJs });
+    if (r.changed) this.services.logger.info(`agent hooks: the launcher ${r.path} now runs ${cliJs} with ${node}`);
+    return r.path;
+  }
+
+  /** The command every hook runs, for this extension and this store: the launcher, never the versioned install folder. */
+  async command(harness: Connection['harness']): Promise<{ command: string; store: string }> {
+    const launcher = await this.refreshLauncher();
+    if (!launcher) throw new MemoryError('E_INVALID_INPUT', 'Agent hooks run the bundled CLI with Node.js, and no `node` was found on PATH. Install Node.js 20 or later, then connect again.');
+    const store = storeDirFor(this.services.settings(), this.services.context.globalStorageUri.fsPath);
+    return { command: hookCommand({ launcher, store, harness }), store };
   }
 
   provider(): vscode.TextDocumentContentProvider {
@@ -79,7 +93,7 @@ export class AgentConnections {
     }
     const plans: Plan[] = [];
     for (const target of chosen) {
-      const { command, store } = this.command(target.harness);
+      const { command, store } = await this.command(target.harness);
       const before = await readText(target.file);
       const merged = mergeHooks(before, hookEntries(target.format, target.harness, command), target.file);
       plans.push({ target, before, after: merged.text, connection: {
@@ -155,6 +169,8 @@ export class AgentConnections {
 
 export function registerAgentConnections(context: vscode.ExtensionContext, services: Services): AgentConnections {
   const agents = new AgentConnections(services);
+  // Hooks written before name the launcher: point it at this version's CLI (cheap; off the activation path).
+  void agents.refreshLauncher().catch((e: unknown) => services.logger.warn(`agent hooks: could not write the hook launcher: ${e instanceof Error ? e.message : String(e)}`));
   context.subscriptions.push(agents, vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, agents.provider()));
   registerSafe(context, services, 'agentMemory.connectAgents', 'Connect Agents', (args?: ConnectArgs) => agents.connect(args));
   registerSafe(context, services, 'agentMemory.disconnectAgents', 'Disconnect Agents', (args?: { targets?: string[]; yes?: boolean }) => agents.disconnect(args));

@@ -2,12 +2,12 @@
  * The Recently Captured view (Memory container): memories captured from agents (hooks, VS Code
  * chat history), newest first, each with its agent, session and time; Forget removes one, Wrong
  * or Outdated retires it keeping its history and lowers the aspects it supported
- * (core/capture/captureCorrection.ts). Refreshes on store changes.
+ * (core/capture/captureCorrection.ts). Both go through actions/memoryActions.ts, like `@memory`'s
+ * forget and the Knowledge panel's Captured tab. Refreshes on store changes.
  */
 import * as vscode from 'vscode';
 import type { CapturedMemory } from '../../core/capture/agentCaptureTypes';
-import { markMemoryWrongInTransaction } from '../../core/capture/captureCorrection';
-import { forgetMemory } from '../../core/memory/forget';
+import { forget, markWrong } from '../actions/memoryActions';
 import { registerSafe } from '../commands/commandUtil';
 import type { Services } from '../host/services';
 import { harnessLabel } from './agentStatusText';
@@ -56,17 +56,14 @@ export function registerRecentCaptures(context: vscode.ExtensionContext, service
   registerSafe(context, services, 'agentMemory.forgetCaptured', 'Forget', async (arg?: unknown) => {
     const id = idOf(arg);
     if (!id) return false;
-    const rt = await services.runtime();
-    await forgetMemory(rt.store, id, services.host.clock);
+    await forget(await services.runtime(), id);
     provider.refresh();
     return true;
   });
   registerSafe(context, services, 'agentMemory.markCapturedWrong', 'Wrong or Outdated', async (arg?: unknown) => {
     const id = idOf(arg);
     if (!id) return false;
-    const rt = await services.runtime();
-    const feedback = rt.loop.config.feedback;
-    const r = await rt.store.write('memory.wrong', (db) => markMemoryWrongInTransaction(db, id, services.host.clock, { delta: feedback.ftsWeightDelta, minWeight: feedback.minAspectWeight }));
+    const r = await markWrong(await services.runtime(), id);
     provider.refresh();
     return r.changed;
   });

@@ -12,6 +12,9 @@ import { KnowledgeController } from './knowledgeController';
 import type { KnowledgeActions } from './knowledgeController';
 import type { KnowledgeDataSource } from './knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './switchableSource';
+import { CapturesController } from './capturesController';
+import type { CapturesSource } from './capturesController';
+import { EngineCapturesSource } from './engineCapturesSource';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
@@ -31,6 +34,9 @@ export class KnowledgePanels implements vscode.Disposable {
   readonly source = new SwitchableKnowledgeSource();
   /** Open panels and whether each is visible (hidden ones refresh when shown again). */
   private readonly controllers = new Map<KnowledgeController, () => boolean>();
+  /** The Captured tab's host side of each panel (capturesController.ts), beside its KnowledgeController. */
+  private readonly captures = new Map<KnowledgeController, CapturesController>();
+  private readonly capturesSource: CapturesSource;
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
@@ -39,6 +45,7 @@ export class KnowledgePanels implements vscode.Disposable {
 
   constructor(private readonly services: Services) {
     this.sourceListener = this.source.onDidChange(() => this.scheduleRefresh());
+    this.capturesSource = new EngineCapturesSource(() => services.runtime());
   }
 
   /** Connects the panels to the store-backed data source (or another implementation). */
@@ -53,7 +60,7 @@ export class KnowledgePanels implements vscode.Disposable {
       if (this.viewController === c) this.viewController = undefined;
     });
     this.viewController = controller;
-    view.onDidChangeVisibility(() => { if (view.visible) void controller.refresh(); });
+    view.onDidChangeVisibility(() => { if (view.visible) this.refreshOne(controller); });
   }
 
   /** Opens (or reveals) the panel as an editor tab. */
@@ -71,7 +78,7 @@ export class KnowledgePanels implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', 'memory.svg');
     const controller = this.attach(panel.webview, panel.onDidDispose, () => panel.visible, () => { this.editorPanel = undefined; });
     this.editorPanel = { panel, controller };
-    panel.onDidChangeViewState(() => { if (panel.visible) void controller.refresh(); });
+    panel.onDidChangeViewState(() => { if (panel.visible) this.refreshOne(controller); });
     return controller;
   }
 
@@ -90,7 +97,9 @@ export class KnowledgePanels implements vscode.Disposable {
     clearTimeout(this.refreshTimer);
     this.sourceListener.dispose();
     for (const c of this.controllers.keys()) c.dispose();
+    for (const c of this.captures.values()) c.dispose();
     this.controllers.clear();
+    this.captures.clear();
     this.editorPanel?.panel.dispose();
   }
 
@@ -111,9 +120,12 @@ export class KnowledgePanels implements vscode.Disposable {
       ...(font ? { codiconFontUri: webview.asWebviewUri(font.file).toString() } : {}),
     });
     const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
+    const captures = new CapturesController(this.capturesSource, (m) => webview.postMessage(m), this.services.logger);
     this.controllers.set(controller, isVisible);
+    this.captures.set(controller, captures);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
       await controller.handle(raw);
+      await captures.handle(raw);
       if (this.pendingEntity !== undefined && isReady(raw) && controller === this.viewController) {
         const id = this.pendingEntity;
         this.pendingEntity = undefined;
@@ -123,7 +135,9 @@ export class KnowledgePanels implements vscode.Disposable {
     onDidDispose(() => {
       sub.dispose();
       controller.dispose();
+      captures.dispose();
       this.controllers.delete(controller);
+      this.captures.delete(controller);
       onDispose(controller);
     });
     return controller;
@@ -146,8 +160,13 @@ export class KnowledgePanels implements vscode.Disposable {
   private scheduleRefresh(): void {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => {
-      for (const [c, visible] of this.controllers) if (visible()) void c.refresh();
+      for (const [c, visible] of this.controllers) if (visible()) this.refreshOne(c);
     }, PANEL_CONFIG.refreshDebounceMs);
+  }
+
+  private refreshOne(controller: KnowledgeController): void {
+    void controller.refresh();
+    void this.captures.get(controller)?.refresh();
   }
 }
 

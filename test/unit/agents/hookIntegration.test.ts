@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { askService } from '../../../src/cli/hookService';
-import { githubHookFile, hookCommandLine } from '../../../src/core/hooks/hookConfigFile';
+import { githubHookFile, hookCommand } from '../../../src/core/hooks/hookConfigMerge';
 import { bundleChild } from '../helpers/childProcess';
 import { makeTempDir } from '../helpers/tempDir';
 
@@ -96,7 +96,7 @@ describe('agents: hooks through the bundled CLI as the written configuration nam
     const store = join(temp.dir, 'store');
     const workspace = join(temp.dir, 'api');
     mkdirSync(workspace, { recursive: true });
-    const file = githubHookFile(hookCommandLine(process.execPath, cli, 'vscode', store), 'vscode') as { hooks: Record<string, { command: string }[]> };
+    const file = githubHookFile(hookCommand({ node: process.execPath, cliJs: cli, harness: 'vscode', store }), 'vscode') as { hooks: Record<string, { command: string }[]> };
     const command = (event: string): string => file.hooks[event]?.[0]?.command ?? assert.fail(`no ${event} hook`);
     const transcript = join(temp.dir, 'copilot-events.jsonl');
     writeFileSync(transcript, line({ type: 'session.start', data: { sessionId: 'vs-1' }, id: 'e0', timestamp: '2026-12-01T10:00:00Z' })
