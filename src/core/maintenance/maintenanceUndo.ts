@@ -27,7 +27,7 @@ type RowOf = Record<string, Cell>;
 export interface MergeSnapshot {
   readonly keep: RowOf;
   readonly drop: RowOf;
-  readonly mentions: readonly { memory_id: string; mention_text: string | null; confidence: number; created_at: string; keepHadIt: boolean }[];
+  readonly mentions: readonly { memory_id: string; mention_text: string | null; confidence: number; keepHadIt: boolean }[];
   readonly relations: readonly RowOf[];
   /** Relations of the merged entity the merge folded into an existing one of the kept entity. */
   readonly joined: readonly { readonly id: string; readonly into: string; readonly mentions: number }[];
@@ -46,8 +46,8 @@ export function snapshotMerge(db: SqlReader, keepId: string, mergeId: string): M
     return r;
   };
   const keepMemories = new Set(db.all<{ memory_id: string }>('SELECT memory_id FROM memory_entity_mentions WHERE entity_id = ?', [keepId]).map((r) => r.memory_id));
-  const mentions = db.all<{ memory_id: string; mention_text: string | null; confidence: number; created_at: string }>(
-    'SELECT memory_id, mention_text, confidence, created_at FROM memory_entity_mentions WHERE entity_id = ?', [mergeId]).map((m) => ({ ...m, keepHadIt: keepMemories.has(m.memory_id) }));
+  const mentions = db.all<{ memory_id: string; mention_text: string | null; confidence: number }>(
+    'SELECT memory_id, mention_text, confidence FROM memory_entity_mentions WHERE entity_id = ?', [mergeId]).map((m) => ({ ...m, keepHadIt: keepMemories.has(m.memory_id) }));
   const relations = db.all<RowOf>(`SELECT ${cols(RELATION_COLUMNS)} FROM relations WHERE source_entity_id = ? OR target_entity_id = ?`, [mergeId, mergeId]);
   const joined: { id: string; into: string; mentions: number }[] = [];
   for (const r of relations) {
@@ -165,7 +165,7 @@ function undoMerge(db: SqlWriter, ctx: GraphWriteContext, s: MergeSnapshot, what
   insertRow(db, 'entities', ENTITY_COLUMNS, { ...s.drop, updated_at: ctx.nowIso });
 
   for (const m of s.mentions) {
-    db.run('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence, created_at) VALUES (?, ?, ?, ?, ?)', [m.memory_id, dropId, m.mention_text, m.confidence, m.created_at]);
+    db.run('INSERT OR IGNORE INTO memory_entity_mentions (memory_id, entity_id, mention_text, confidence) VALUES (?, ?, ?, ?)', [m.memory_id, dropId, m.mention_text, m.confidence]);
     if (!m.keepHadIt) db.run('DELETE FROM memory_entity_mentions WHERE memory_id = ? AND entity_id = ?', [m.memory_id, keepId]);
   }
   for (const r of s.relations) {
@@ -190,6 +190,7 @@ function undoMerge(db: SqlWriter, ctx: GraphWriteContext, s: MergeSnapshot, what
 
 /** Where an entity that is gone went: the live entity it was merged into (following later merges), or undefined. */
 export function mergedInto(db: SqlReader, entityId: string): { readonly id: string; readonly name: string; readonly at: string } | undefined {
+  if (db.get('SELECT 1 AS x FROM entities WHERE id = ?', [entityId])) return undefined;
   let id = entityId;
   let at = '';
   for (let hop = 0; hop < 10; hop++) {
