@@ -6,6 +6,7 @@
  */
 import { renderFocal, renderStats } from './cards';
 import { h } from './dom';
+import { ReviewPane } from './review';
 import { renderLegend } from './legend';
 import { renderDetail } from './entityDetail';
 import type { DetailState, EntityDetailEvents } from './entityDetail';
@@ -72,6 +73,11 @@ const detailEvents: EntityDetailEvents = {
   copy: (id, what) => post({ type: 'copy', id, what }),
 };
 
+const review = new ReviewPane({
+  resolve: (id, choice) => post({ type: 'resolveConflict', id, choice }),
+  openEntity: (id) => select(id, true),
+});
+
 const list = new EntityList(model, {
   open: (e) => select(e.id, true),
   togglePin: (e) => post({ type: 'setPinned', id: e.id, pinned: !e.pinned }),
@@ -86,6 +92,7 @@ const list = new EntityList(model, {
 const entitiesPanel = h('section', { role: 'tabpanel', id: 'panel-entities', 'aria-labelledby': 'tab-entities', class: 'panel entities' },
   h('div', { class: 'split' },
     h('div', { class: 'list-wrap' },
+      review.element,
       h('div', { class: 'filters' }, searchInput, typeSelect),
       h('div', { class: 'list-head' }, listMeta, legendButton),
       legend,
@@ -289,6 +296,12 @@ function onMessage(m: HostMessage): void {
     }
     case 'select':
       select(m.id, false);
+      return;
+    case 'conflicts':
+      review.setConflicts(m.conflicts, m.notice);
+      return;
+    case 'mergedAway':
+      review.addMergedAway(m.items);
       return;
     case 'error':
       if (m.scope === 'recall') {

@@ -173,6 +173,35 @@ export interface RecallResultView {
   readonly team: TeamMarkView | null;
 }
 
+/** One side of a proposed conflict: a memory with its date (issue #27, "Conflicts a person can resolve"). */
+export interface ConflictSideView {
+  readonly id: string;
+  readonly content: string;
+  readonly createdAt: string;
+}
+
+/** A conflict maintenance proposed and nobody answered yet: both memories side by side. */
+export interface ConflictView {
+  readonly id: string;
+  readonly older: ConflictSideView;
+  readonly newer: ConflictSideView;
+  /** The detector's reason in words ("decision change", "value change", "contradiction"). */
+  readonly reason: string;
+  /** Which one recall treats as current now (the extractor may already have decided). */
+  readonly current: 'newer' | 'older' | 'both';
+}
+
+export type ConflictChoiceView = 'keep-newer' | 'keep-older' | 'both-true';
+
+/** An entity the list showed that was merged into another one since ("X was merged into Y"). */
+export interface MergedAwayView {
+  readonly id: string;
+  readonly name: string;
+  readonly intoId: string;
+  readonly intoName: string;
+  readonly at: string;
+}
+
 export type ErrorScope = 'list' | 'detail' | 'pin' | 'recall' | 'stats' | 'focal' | 'action';
 
 /** Host → webview. */
@@ -196,7 +225,10 @@ export type HostMessage =
   | { readonly type: 'focal'; readonly focal: FocalResolution | null }
   | { readonly type: 'recallResult'; readonly requestId: number; readonly query: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'select'; readonly id: string }
-  | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string };
+  | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string }
+  /** The conflicts to review (reviewController.ts); `notice` says what the last answer did. */
+  | { readonly type: 'conflicts'; readonly conflicts: readonly ConflictView[]; readonly notice: string | null }
+  | { readonly type: 'mergedAway'; readonly items: readonly MergedAwayView[] };
 
 export type CopyWhat = 'name' | 'id' | 'json';
 
@@ -214,4 +246,6 @@ export type WebviewMessage =
   | { readonly type: 'openInTree'; readonly id: string }
   | { readonly type: 'copy'; readonly id: string; readonly what: CopyWhat }
   /** Which section the user sees: stats and focal entities are only re-read while the overview shows. */
-  | { readonly type: 'showSection'; readonly section: PanelSection };
+  | { readonly type: 'showSection'; readonly section: PanelSection }
+  /** A person's answer to a proposed conflict (reviewController.ts). */
+  | { readonly type: 'resolveConflict'; readonly id: string; readonly choice: ConflictChoiceView };

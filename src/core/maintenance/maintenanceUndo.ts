@@ -204,3 +204,18 @@ export function mergedInto(db: SqlReader, entityId: string): { readonly id: stri
   }
   return undefined;
 }
+
+/** The newest graph_ops position (a cursor for `entityMergesSince`). */
+export function graphOpsCursor(db: SqlReader): number {
+  return db.get<{ n: number | null }>('SELECT MAX(rowid) AS n FROM graph_ops')?.n ?? 0;
+}
+
+/** Entity merges recorded after `cursor` (any actor: maintenance, ingest, a person), with the new cursor. */
+export function entityMergesSince(db: SqlReader, cursor: number): { readonly cursor: number; readonly merges: readonly { readonly mergedId: string; readonly mergedName: string }[] } {
+  const rows = db.all<{ rowid: number; id: string | null; name: string | null }>(
+    "SELECT rowid, json_extract(details, '$.merged.id') AS id, json_extract(details, '$.merged.name') AS name FROM graph_ops WHERE rowid > ? AND op = 'entity_merge' ORDER BY rowid", [cursor]);
+  return {
+    cursor: Math.max(cursor, graphOpsCursor(db)),
+    merges: rows.filter((r) => r.id && r.name).map((r) => ({ mergedId: r.id as string, mergedName: r.name as string })),
+  };
+}

@@ -13,6 +13,8 @@ import type { KnowledgeActions } from './knowledgeController';
 import type { KnowledgeDataSource } from './knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './switchableSource';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
+import { ReviewController } from './reviewController';
+import { engineReviewSource } from './engineReviewSource';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
 export const KNOWLEDGE_PANEL_TYPE = 'agentMemory.knowledgePanel';
@@ -31,6 +33,8 @@ export class KnowledgePanels implements vscode.Disposable {
   readonly source = new SwitchableKnowledgeSource();
   /** Open panels and whether each is visible (hidden ones refresh when shown again). */
   private readonly controllers = new Map<KnowledgeController, () => boolean>();
+  /** The review part of each open panel (conflicts, merged-away notices: reviewController.ts). */
+  private readonly reviews = new Map<ReviewController, () => boolean>();
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
@@ -110,10 +114,13 @@ export class KnowledgePanels implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'knowledge.css')).toString(),
       ...(font ? { codiconFontUri: webview.asWebviewUri(font.file).toString() } : {}),
     });
-    const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
+    const review = new ReviewController(engineReviewSource(() => this.services.runtime()), (m) => webview.postMessage(m), this.services.logger);
+    this.reviews.set(review, isVisible);
+    const controller = new KnowledgeController(this.source, (m) => { review.observe(m); return webview.postMessage(m); }, this.actions(), this.services.logger);
     this.controllers.set(controller, isVisible);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
       await controller.handle(raw);
+      await review.handle(raw);
       if (this.pendingEntity !== undefined && isReady(raw) && controller === this.viewController) {
         const id = this.pendingEntity;
         this.pendingEntity = undefined;
@@ -124,6 +131,8 @@ export class KnowledgePanels implements vscode.Disposable {
       sub.dispose();
       controller.dispose();
       this.controllers.delete(controller);
+      review.dispose();
+      this.reviews.delete(review);
       onDispose(controller);
     });
     return controller;
@@ -147,6 +156,7 @@ export class KnowledgePanels implements vscode.Disposable {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => {
       for (const [c, visible] of this.controllers) if (visible()) void c.refresh();
+      for (const [r, visible] of this.reviews) if (visible()) void r.refresh();
     }, PANEL_CONFIG.refreshDebounceMs);
   }
 }

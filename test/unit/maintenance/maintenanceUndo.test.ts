@@ -75,7 +75,7 @@ async function build(c: Case): Promise<GraphFixture> {
     await f.store.write('graph', (db) => applyExtractionPayload(db, f.ctx('extractor:llm'), [m], p, 'llm'));
   }
   if (c.pin) {
-    const id = f.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE name = ?', [c.pin])?.id) as string;
+    const id = f.store.read((db) => db.get<{ id: string }>('SELECT id FROM entities WHERE name = ?', [c.pin ?? null])?.id) as string;
     await f.store.write('pin', (db) => pinEntity(db, 'default', id, '2026-01-01T00:00:00.000Z'));
   }
   return f;
