@@ -60,6 +60,8 @@ export async function showRenderedDocument(uri: vscode.Uri): Promise<void> {
 export class MemoryDocuments implements vscode.TextDocumentContentProvider {
   private readonly explains = new Map<string, string>();
   private readonly reports = new Map<string, string>();
+  /** Parts of a report read afresh each time it is shown (the review sections: src/extension/review). */
+  private readonly liveParts = new Map<string, () => Promise<string>>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   private next = 0;
@@ -79,12 +81,19 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
     return uri;
   }
 
-  /** Keeps a report (Markdown) and returns its URI. */
-  keepReport(markdown: string): vscode.Uri {
+  /** Keeps a report (Markdown) and returns its URI; `live` adds a part computed each time it is read. */
+  keepReport(markdown: string, live?: () => Promise<string>): vscode.Uri {
     const key = String(++this.next);
     this.reports.set(key, markdown);
+    if (live) this.liveParts.set(key, live);
     trim(this.reports, MAX_KEPT_REPORTS);
+    for (const k of this.liveParts.keys()) if (!this.reports.has(k)) this.liveParts.delete(k);
     return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/report/${key}.md` });
+  }
+
+  /** Tells open reports with a live part to re-read it (after a conflict was answered or a change undone). */
+  refreshReports(): void {
+    for (const key of this.liveParts.keys()) this.changed.fire(vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/report/${key}.md` }));
   }
 
   dispose(): void {
@@ -105,7 +114,12 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
     if (!m) return `Unknown Agent Memory document: ${uri.toString()}\n`;
     const key = decodeURIComponent(m[2] ?? '');
     if (m[1] === 'explain') return this.explains.get(key) ?? 'This explanation is no longer kept; recall again to see it.\n';
-    if (m[1] === 'report') return this.reports.get(key) ?? 'This report is no longer kept; run maintenance again to see a new one.\n';
+    if (m[1] === 'report') {
+      const report = this.reports.get(key);
+      if (report === undefined) return 'This report is no longer kept; run maintenance again to see a new one.\n';
+      const live = this.liveParts.get(key);
+      return live ? `${report}\n${await live()}\n` : report;
+    }
     const rt = await this.services.runtime();
     const mem = rt.store.read((db) => getMemory(db, key));
     if (!mem) return `Memory ${key} does not exist (any more).\n`;
