@@ -54,7 +54,8 @@ export class ReviewPane {
     const note = notice ? h('p', { class: 'conflict-notice', role: 'status' }, notice) : null;
     this.conflictsBox.replaceChildren(summary, note ?? '', ...items);
     this.conflictsBox.hidden = count === 0 && !notice;
-    (this.conflictsBox as HTMLDetailsElement).open = wasOpen || (count > 0 && count <= 3) || notice !== null;
+    // Closed at first (a one-line summary above the list); a person opens it, and it stays open.
+    (this.conflictsBox as HTMLDetailsElement).open = wasOpen || notice !== null;
   }
 
   addMergedAway(items: readonly MergedAwayView[]): void {

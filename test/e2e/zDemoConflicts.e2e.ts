@@ -93,6 +93,7 @@ export const tests: E2eTest[] = [
       const mergeLines = (text.match(/ merged into "/g) ?? []).length;
       console.log(`  entities ${before} → ${after}; merge lines in the report: ${mergeLines}`);
       assert.ok(before - after <= mergeLines, 'every entity that went is named');
+      await preview.locator('h2', { hasText: 'Conflicts to resolve' }).scrollIntoViewIfNeeded();
       await screenshot('demo-conflicts-report');
 
       const table = preview.locator('table', { hasText: 'SHORT_BOOK_PAGES is 220 now' });
@@ -100,9 +101,15 @@ export const tests: E2eTest[] = [
       await table.locator('xpath=following-sibling::p[1]').locator('a', { hasText: 'Keep newer' }).click();
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Kept the newer memory/ }).last();
       await toast.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await waitForText(body, /Resolved on \d{4}-\d{2}-\d{2}: kept the newer one\./);
-      await table.scrollIntoViewIfNeeded();
+      // The link opens in the same preview: what happened, and the way back to the report.
+      await preview.locator('h1', { hasText: 'Conflict resolved' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      assert.match(await plainText(body), /Kept the newer memory "The short-book threshold was raised: SHORT_BOOK_PAGES is 220 now.*\(2026-09-18\); the older one is marked superseded\./);
       await screenshot('demo-conflicts-report-keep-newer');
+      await preview.locator('a', { hasText: 'Back to the maintenance report' }).click();
+      await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await waitForText(body, /Resolved on \d{4}-\d{2}-\d{2}: kept the newer one\./);
+      await preview.locator('h2', { hasText: 'Conflicts to resolve' }).scrollIntoViewIfNeeded();
+      await screenshot('demo-conflicts-report-resolved');
     },
   },
   {

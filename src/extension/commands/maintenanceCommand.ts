@@ -61,7 +61,9 @@ export async function runMaintenance(services: Services, docs: MemoryDocuments, 
   services.logger.info(reportSummary(report));
   // The conflicts to resolve and the changes to undo are read afresh whenever the report shows (src/extension/review).
   const conflictIds = review ? rt.conflicts().map((c) => c.id) : [];
-  const reportUri = docs.keepReport(maintenanceReportMarkdown(report), review ? () => review.sections(report.runId, conflictIds) : undefined);
+  let reportPath = '';
+  const reportUri = docs.keepReport(maintenanceReportMarkdown(report), review ? () => review.sections(report.runId, conflictIds, reportPath) : undefined);
+  reportPath = reportUri.path;
   const failed = report.tasks.some((t) => t.status === 'failed');
   const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command resolves with the report while the notification waits for the user.

@@ -66,12 +66,25 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
   readonly onDidChange = this.changed.event;
   private next = 0;
   private status: (() => Promise<string>) | undefined;
+  /** Answers of the report's review links (src/extension/review), by document path: each link acts once per window. */
+  private reviewAction: ((path: string) => Promise<string>) | undefined;
+  private readonly reviewDone = new Map<string, Promise<string>>();
 
   constructor(private readonly services: Services) {}
 
   /** How the status document is computed (set by the Show Status command). */
   setStatusSource(compute: () => Promise<string>): void {
     this.status = compute;
+  }
+
+  /**
+   * What a report's review link does (`agent-memory:/review/…md`, src/extension/review/reviewText.ts):
+   * the Markdown preview opens a relative link as a document, and this is the only link kind it
+   * hands to the extension (it ignores `command:` links). A link acts once per window; reading it
+   * again shows the same answer.
+   */
+  setReviewAction(act: (path: string) => Promise<string>): void {
+    this.reviewAction = act;
   }
 
   /** The status document's URI; tells an open preview to re-read it. */
@@ -110,6 +123,14 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.path === STATUS_URI_PATH) return this.status ? this.status() : 'Run Memory: Show Status to see the status.\n';
+    if (uri.path.startsWith('/review/') && this.reviewAction) {
+      let done = this.reviewDone.get(uri.path);
+      if (!done) {
+        done = this.reviewAction(uri.path);
+        this.reviewDone.set(uri.path, done);
+      }
+      return done;
+    }
     const m = /^\/(memory|explain|report)\/(.+)\.md$/.exec(uri.path);
     if (!m) return `Unknown Agent Memory document: ${uri.toString()}\n`;
     const key = decodeURIComponent(m[2] ?? '');

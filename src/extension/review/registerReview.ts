@@ -1,13 +1,13 @@
 /**
  * Resolving conflicts and undoing maintenance changes from the editor (issue #27):
  * *Memory: Resolve Conflicts…* and *Memory: Undo a Maintenance Change…* (a quick pick when called
- * without arguments), the links of the maintenance report (reviewText.ts), which reach these
- * commands through the extension's URI handler, and the live review sections of a report.
+ * without arguments), the links of the maintenance report (reviewText.ts, reportLinks below), and
+ * the live review sections of a report.
  */
 import * as vscode from 'vscode';
 import { CONFLICT_CHOICES, conflictById } from '../../core/consolidation/conflictRecords';
 import type { ConflictChoice, ConflictRecord } from '../../core/consolidation/conflictRecords';
-import { MemoryError } from '../../core/errors';
+import { MemoryError, userMessage } from '../../core/errors';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
 import type { Services } from '../host/services';
 import { registerSafe } from '../commands/commandUtil';
@@ -16,8 +16,6 @@ import type { ReviewLinks } from './reviewText';
 
 export const RESOLVE_CONFLICT_COMMAND = 'agentMemory.resolveConflict';
 export const UNDO_CHANGE_COMMAND = 'agentMemory.undoMaintenanceChange';
-const RESOLVE_PATH = '/resolve-conflict';
-const UNDO_PATH = '/undo-change';
 
 const snippet = (s: string, n = 80): string => {
   const flat = s.replace(/\s+/g, ' ').trim();
@@ -27,19 +25,40 @@ const snippet = (s: string, n = 80): string => {
 const CHOICE_LABELS: Readonly<Record<ConflictChoice, string>> = { 'keep-newer': 'Keep newer', 'keep-older': 'Keep older', 'both-true': 'Both are true' };
 
 export interface Review {
-  /** Links the report's Markdown uses. */
-  readonly links: ReviewLinks;
-  /** The live review sections of a report of run `runId` (re-read whenever the report is shown). */
-  sections(runId: string, conflictIds: readonly string[]): Promise<string>;
+  /** The live review sections of the report at `reportPath` of run `runId` (re-read whenever the report is shown). */
+  sections(runId: string, conflictIds: readonly string[], reportPath: string): Promise<string>;
 }
+
+/**
+ * The report's links are relative document links (`../review/<report>/conflict/<choice>/<id>.md`):
+ * VS Code's Markdown preview hands only those to the extension (it ignores `command:` links, and in
+ * the browser the workbench ignores the extension's own `<scheme>://` URIs in a webview), and opens
+ * them as documents of this extension (memoryDocuments.ts#setReviewAction), which act once.
+ */
+function reportLinks(reportPath: string): ReviewLinks {
+  const report = /\/report\/([^/]+)\.md$/.exec(reportPath)?.[1] ?? '0';
+  return {
+    conflict: (id, choice) => `../review/${report}/conflict/${choice}/${encodeURIComponent(id)}.md`,
+    undo: (id) => `../review/${report}/undo/${encodeURIComponent(id)}.md`,
+  };
+}
+
+const REVIEW_PATH_RE = /^\/review\/([^/]+)\/(?:conflict\/(keep-newer|keep-older|both-true)|undo)\/([^/]+)\.md$/;
 
 /** Registers the commands and the URI handler; `docs` refreshes open reports after an answer. */
 export function registerReview(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): Review {
-  const uri = (path: string, query: Record<string, string>): string =>
-    vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: context.extension.id, path, query: new URLSearchParams(query).toString() }).toString();
-  const links: ReviewLinks = {
-    conflict: (id, choice) => uri(RESOLVE_PATH, { id, choice }),
-    undo: (id) => uri(UNDO_PATH, { id }),
+  const resolveNow = async (conflictId: string, answer: ConflictChoice): Promise<string> => {
+    const r = await (await services.runtime()).resolveConflict(conflictId, answer);
+    docs.refreshReports();
+    void vscode.window.showInformationMessage(r.message);
+    return r.message;
+  };
+  const undoNow = async (changeId: string): Promise<string> => {
+    const c = await (await services.runtime()).undoMaintenanceChange(changeId);
+    docs.refreshReports();
+    const message = `Undone: "${c.subject}" is its own entity again (no longer merged into "${c.target ?? '?'}").`;
+    void vscode.window.showInformationMessage(message);
+    return message;
   };
 
   const resolve = async (id?: unknown, choice?: unknown): Promise<string | undefined> => {
@@ -63,10 +82,7 @@ export function registerReview(context: vscode.ExtensionContext, services: Servi
       if (!pick) return undefined;
       answer = pick.choice;
     }
-    const r = await rt.resolveConflict(conflictId, answer);
-    docs.refreshReports();
-    void vscode.window.showInformationMessage(r.message);
-    return r.message;
+    return resolveNow(conflictId, answer);
   };
 
   const undo = async (id?: unknown): Promise<string | undefined> => {
@@ -79,27 +95,30 @@ export function registerReview(context: vscode.ExtensionContext, services: Servi
       if (!pick) return undefined;
       changeId = pick.id;
     }
-    const c = await rt.undoMaintenanceChange(changeId);
-    docs.refreshReports();
-    const message = `Undone: "${c.subject}" is its own entity again (no longer merged into "${c.target ?? '?'}").`;
-    void vscode.window.showInformationMessage(message);
-    return message;
+    return undoNow(changeId);
   };
+
+  // A report link, opened as a document: the answer or the undo, and the way back to the report.
+  docs.setReviewAction(async (path) => {
+    const m = REVIEW_PATH_RE.exec(path);
+    if (!m) return `Unknown Agent Memory link: ${path}\n`;
+    const back = `[Back to the maintenance report](${m[2] ? '../../../../' : '../../../'}report/${m[1] ?? '0'}.md)`;
+    const id = decodeURIComponent(m[3] ?? '');
+    try {
+      const said = m[2] ? await resolveNow(id, m[2] as ConflictChoice) : await undoNow(id);
+      return `# ${m[2] ? 'Conflict resolved' : 'Change undone'}\n\n${said}\n\n${back}\n`;
+    } catch (e) {
+      services.logger.warn(`${m[2] ? 'Resolve Conflicts' : 'Undo a Maintenance Change'}: ${userMessage(e)}`);
+      return `# Nothing was changed\n\n${userMessage(e)}\n\n${back}\n`;
+    }
+  });
 
   registerSafe(context, services, RESOLVE_CONFLICT_COMMAND, 'Resolve Conflicts', resolve);
   registerSafe(context, services, UNDO_CHANGE_COMMAND, 'Undo a Maintenance Change', undo);
-  context.subscriptions.push(vscode.window.registerUriHandler({
-    handleUri: async (u) => {
-      const q = new URLSearchParams(u.query);
-      if (u.path === RESOLVE_PATH) await vscode.commands.executeCommand(RESOLVE_CONFLICT_COMMAND, q.get('id') ?? undefined, q.get('choice') ?? undefined);
-      else if (u.path === UNDO_PATH) await vscode.commands.executeCommand(UNDO_CHANGE_COMMAND, q.get('id') ?? undefined);
-      else services.logger.warn(`Ignored an Agent Memory link it does not know: ${u.path}`);
-    },
-  }));
 
   return {
-    links,
-    async sections(runId, conflictIds) {
+    async sections(runId, conflictIds, reportPath) {
+      const links = reportLinks(reportPath);
       const rt = await services.runtime();
       // The conflicts this report listed (answered ones say how), then any found since.
       const listed = rt.store.read((db) => conflictIds.map((id) => conflictById(db, id)).filter((c): c is ConflictRecord => c !== undefined));
