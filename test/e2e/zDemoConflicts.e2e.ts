@@ -67,6 +67,8 @@ export const tests: E2eTest[] = [
     name: 'Demo conflicts: Run Maintenance lists the three by name, side by side with dates, and Keep newer in the report works',
     async run({ page, screenshot, webview, profileDir }) {
       await waitForWorkbench(page);
+      // The extension activates after startup; on a busy machine that can take longer than one UI wait.
+      await page.locator('.activitybar a[aria-label^="Memory"]').first().waitFor({ state: 'visible', timeout: 120_000 });
       await openMemoryContainer(page);
       assert.ok(existsSync(SEED), `the demo seed is at ${SEED} (run from the repository root)`);
       const dir = await storeDir(profileDir);
