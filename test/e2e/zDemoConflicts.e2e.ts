@@ -64,7 +64,7 @@ async function runAllAndShowReport(page: Page, webview: (id: string) => FrameLoc
 
 export const tests: E2eTest[] = [
   {
-    name: 'Demo conflicts: Run Maintenance lists the three by name, side by side with dates, and Keep newer in the report works',
+    name: 'Demo conflicts: Run Maintenance lists the three by name, side by side with dates, and names every entity that went',
     async run({ page, screenshot, webview, profileDir }) {
       await waitForWorkbench(page);
       // The extension activates after startup; on a busy machine that can take longer than one UI wait.
@@ -97,7 +97,13 @@ export const tests: E2eTest[] = [
       assert.ok(before - after <= mergeLines, 'every entity that went is named');
       await preview.locator('h2', { hasText: 'Conflicts to resolve' }).scrollIntoViewIfNeeded();
       await screenshot('demo-conflicts-report');
-
+    },
+  },
+  {
+    name: 'Demo conflicts: Keep newer in the maintenance report works and the report says so',
+    async run({ page, screenshot, webview }) {
+      const preview = webview(MARKDOWN_EXTENSION_ID);
+      const body = preview.locator('body');
       const table = preview.locator('table', { hasText: 'SHORT_BOOK_PAGES is 220 now' });
       await table.scrollIntoViewIfNeeded();
       await table.locator('xpath=following-sibling::p[1]').locator('a', { hasText: 'Keep newer' }).click();
@@ -130,6 +136,7 @@ export const tests: E2eTest[] = [
       await port.locator('button', { hasText: 'Keep newer' }).click();
       await waitForText(box.locator('.conflict-notice'), /^Kept the newer memory "Port 8080 clashed/);
       await waitForText(box.locator('summary'), /^1 conflict to review$/);
+      await box.locator('summary').scrollIntoViewIfNeeded();
       await screenshot('demo-conflicts-panel-keep-newer');
 
       await panel.locator('#tab-recall').click();

@@ -38,12 +38,13 @@ export interface Review {
 function reportLinks(reportPath: string): ReviewLinks {
   const report = /\/report\/([^/]+)\.md$/.exec(reportPath)?.[1] ?? '0';
   return {
-    conflict: (id, choice) => `../review/${report}/conflict/${choice}/${encodeURIComponent(id)}.md`,
-    undo: (id) => `../review/${report}/undo/${encodeURIComponent(id)}.md`,
+    // The answer is the file name, so the preview's tab reads "Preview keep-newer.md".
+    conflict: (id, choice) => `../review/${report}/conflict/${encodeURIComponent(id)}/${choice}.md`,
+    undo: (id) => `../review/${report}/change/${encodeURIComponent(id)}/undo.md`,
   };
 }
 
-const REVIEW_PATH_RE = /^\/review\/([^/]+)\/(?:conflict\/(keep-newer|keep-older|both-true)|undo)\/([^/]+)\.md$/;
+const REVIEW_PATH_RE = /^\/review\/([^/]+)\/(?:conflict|change)\/([^/]+)\/(keep-newer|keep-older|both-true|undo)\.md$/;
 
 /** Registers the commands and the URI handler; `docs` refreshes open reports after an answer. */
 export function registerReview(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): Review {
@@ -102,13 +103,14 @@ export function registerReview(context: vscode.ExtensionContext, services: Servi
   docs.setReviewAction(async (path) => {
     const m = REVIEW_PATH_RE.exec(path);
     if (!m) return `Unknown Agent Memory link: ${path}\n`;
-    const back = `[Back to the maintenance report](${m[2] ? '../../../../' : '../../../'}report/${m[1] ?? '0'}.md)`;
-    const id = decodeURIComponent(m[3] ?? '');
+    const back = `[Back to the maintenance report](../../../../report/${m[1] ?? '0'}.md)`;
+    const id = decodeURIComponent(m[2] ?? '');
+    const answer = m[3] === 'undo' ? undefined : (m[3] as ConflictChoice);
     try {
-      const said = m[2] ? await resolveNow(id, m[2] as ConflictChoice) : await undoNow(id);
-      return `# ${m[2] ? 'Conflict resolved' : 'Change undone'}\n\n${said}\n\n${back}\n`;
+      const said = answer ? await resolveNow(id, answer) : await undoNow(id);
+      return `# ${answer ? 'Conflict resolved' : 'Change undone'}\n\n${said}\n\n${back}\n`;
     } catch (e) {
-      services.logger.warn(`${m[2] ? 'Resolve Conflicts' : 'Undo a Maintenance Change'}: ${userMessage(e)}`);
+      services.logger.warn(`${answer ? 'Resolve Conflicts' : 'Undo a Maintenance Change'}: ${userMessage(e)}`);
       return `# Nothing was changed\n\n${userMessage(e)}\n\n${back}\n`;
     }
   });
