@@ -111,7 +111,7 @@ export const tests: E2eTest[] = [
       await toast.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       // The link opens in the same preview: what happened, and the way back to the report.
       await preview.locator('h1', { hasText: 'Conflict resolved' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      assert.match(await plainText(body), /Kept the newer memory "The short-book threshold was raised: SHORT_BOOK_PAGES is 220 now.*\(2026-09-18\); the older one is marked superseded\./);
+      assert.match(await plainText(body), /Kept the newer memory "The short-book threshold was raised: SHORT_BOOK_PAGES is 22.*" \(2026-09-18\); the older one is marked superseded\./);
       await screenshot('demo-conflicts-report-keep-newer');
       await preview.locator('a', { hasText: 'Back to the maintenance report' }).click();
       await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
