@@ -7,6 +7,7 @@
 import { renderFocal, renderStats } from './cards';
 import { CapturedTab } from './capturedTab';
 import { h } from './dom';
+import { ReviewPane } from './review';
 import { renderLegend } from './legend';
 import { renderDetail } from './entityDetail';
 import type { DetailState, EntityDetailEvents } from './entityDetail';
@@ -73,6 +74,11 @@ const detailEvents: EntityDetailEvents = {
   copy: (id, what) => post({ type: 'copy', id, what }),
 };
 
+const review = new ReviewPane({
+  resolve: (id, choice) => post({ type: 'resolveConflict', id, choice }),
+  openEntity: (id) => select(id, true),
+});
+
 const list = new EntityList(model, {
   open: (e) => select(e.id, true),
   togglePin: (e) => post({ type: 'setPinned', id: e.id, pinned: !e.pinned }),
@@ -87,6 +93,7 @@ const list = new EntityList(model, {
 const entitiesPanel = h('section', { role: 'tabpanel', id: 'panel-entities', 'aria-labelledby': 'tab-entities', class: 'panel entities' },
   h('div', { class: 'split' },
     h('div', { class: 'list-wrap' },
+      review.element,
       h('div', { class: 'filters' }, searchInput, typeSelect),
       h('div', { class: 'list-head' }, listMeta, legendButton),
       legend,
@@ -299,6 +306,12 @@ function onMessage(m: HostMessage): void {
       return;
     case 'captureDone':
       captured.done(m.message);
+      return;
+    case 'conflicts':
+      review.setConflicts(m.conflicts, m.notice);
+      return;
+    case 'mergedAway':
+      review.addMergedAway(m.items);
       return;
     case 'error':
       if (m.scope === 'captures') {

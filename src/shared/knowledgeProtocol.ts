@@ -7,7 +7,7 @@
 import { array, bool, int, nullable, num, object, oneOf, refine, runDecoder, str, tagged } from './decode';
 import type { DecodeResult, Decoder } from './decode';
 import type {
-  AspectView, AttributeView, CapturedMemoryView, EntityDetail, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
+  AspectView, AttributeView, CapturedMemoryView, ConflictSideView, ConflictView, EntityDetail, MergedAwayView, EntityHealthView, EntitySummary, ExplainScore, FeedbackStats,
   FeedbackTelemetry, FocalEntityView, FocalResolution, HostMessage, KnowledgeCounts, KnowledgeStats,
   RecallExplain, RecallResultView, RelationView, TeamMarkView, WebviewMessage,
 } from './knowledgeProtocolTypes';
@@ -39,6 +39,8 @@ export const PROTOCOL_LIMITS = {
   recallLimitMax: 50,
   explainItemsMax: 100,
   errorLength: 1_000,
+  /** Conflicts and merged-away notices in one message. */
+  conflictsMax: 500,
   requestIdMax: Number.MAX_SAFE_INTEGER,
   countMax: Number.MAX_SAFE_INTEGER,
 } as const;
@@ -180,6 +182,12 @@ export const capturedMemoryDecoder: Decoder<CapturedMemoryView> = object({
 });
 
 const captureAction = oneOf(['forget', 'markWrong']);
+const conflictSide: Decoder<ConflictSideView> = object({ id, content: str(0, L.contentLength), createdAt: str(1, 64) });
+const conflictView: Decoder<ConflictView> = object({
+  id, older: conflictSide, newer: conflictSide, reason: str(1, L.typeLength), current: oneOf(['newer', 'older', 'both']),
+});
+const mergedAway: Decoder<MergedAwayView> = object({ id, name: str(1, L.nameLength), intoId: id, intoName: str(1, L.nameLength), at: str(1, 64) });
+const conflictChoice = oneOf(['keep-newer', 'keep-older', 'both-true']);
 
 const entityType = nullable(str(1, L.typeLength));
 const search = str(0, L.searchLength);
@@ -225,6 +233,8 @@ export const hostMessageDecoder: Decoder<HostMessage> = tagged<HostMessage>({
     limit: int(1, L.capturesMax),
   }), (m) => m.captures.length <= m.limit, 'captures.length <= limit'),
   captureDone: object({ type: oneOf(['captureDone']), id, action: captureAction, message: str(1, L.errorLength) }),
+  conflicts: object({ type: oneOf(['conflicts']), conflicts: array(conflictView, L.conflictsMax), notice: nullable(str(1, L.noteLength)) }),
+  mergedAway: object({ type: oneOf(['mergedAway']), items: array(mergedAway, L.conflictsMax) }),
 });
 
 export const webviewMessageDecoder: Decoder<WebviewMessage> = tagged<WebviewMessage>({
@@ -239,6 +249,7 @@ export const webviewMessageDecoder: Decoder<WebviewMessage> = tagged<WebviewMess
   copy: object({ type: oneOf(['copy']), id, what: oneOf(['name', 'id', 'json']) }),
   showSection: object({ type: oneOf(['showSection']), section: oneOf(['entities', 'recall', 'overview', 'captured']) }),
   captureAction: object({ type: oneOf(['captureAction']), id, action: captureAction }),
+  resolveConflict: object({ type: oneOf(['resolveConflict']), id, choice: conflictChoice }),
 });
 
 /** Decodes a message from the webview (host side), with the reason when it is malformed. */

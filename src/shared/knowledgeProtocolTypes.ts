@@ -195,6 +195,36 @@ export interface CapturedMemoryView {
 
 export type CaptureAction = 'forget' | 'markWrong';
 
+/** One side of a proposed conflict: a memory with its date (issue #27, "Conflicts a person can resolve"). */
+export interface ConflictSideView {
+  readonly id: string;
+  readonly content: string;
+  readonly createdAt: string;
+}
+
+/** A conflict maintenance proposed and nobody answered yet: both memories side by side. */
+export interface ConflictView {
+  readonly id: string;
+  readonly older: ConflictSideView;
+  readonly newer: ConflictSideView;
+  /** The detector's reason in words ("decision change", "value change", "contradiction"). */
+  readonly reason: string;
+  /** Which one recall treats as current now (the extractor may already have decided). */
+  readonly current: 'newer' | 'older' | 'both';
+}
+
+export type ConflictChoiceView = 'keep-newer' | 'keep-older' | 'both-true';
+
+/** An entity the list showed that was merged into another one since ("X was merged into Y"). */
+export interface MergedAwayView {
+  readonly id: string;
+  readonly name: string;
+  readonly intoId: string;
+  readonly intoName: string;
+  readonly at: string;
+}
+
+
 /** Host → webview. */
 export type HostMessage =
   | {
@@ -220,7 +250,10 @@ export type HostMessage =
   /** The Captured tab's list, newest first (sent while the tab shows, and after each store change). */
   | { readonly type: 'captures'; readonly captures: readonly CapturedMemoryView[]; readonly capturedToday: number; readonly limit: number }
   /** What a Forget or Wrong/outdated did, in words (the tab announces it). */
-  | { readonly type: 'captureDone'; readonly id: string; readonly action: CaptureAction; readonly message: string };
+  | { readonly type: 'captureDone'; readonly id: string; readonly action: CaptureAction; readonly message: string }
+  /** The conflicts to review (reviewController.ts); `notice` says what the last answer did. */
+  | { readonly type: 'conflicts'; readonly conflicts: readonly ConflictView[]; readonly notice: string | null }
+  | { readonly type: 'mergedAway'; readonly items: readonly MergedAwayView[] };
 
 export type CopyWhat = 'name' | 'id' | 'json';
 
@@ -240,4 +273,6 @@ export type WebviewMessage =
   /** Which section the user sees: stats and focal entities are only re-read while the overview shows. */
   | { readonly type: 'showSection'; readonly section: PanelSection }
   /** Captured tab: forget (delete for good) or mark wrong/outdated (retire, keep history, negative feedback). */
-  | { readonly type: 'captureAction'; readonly id: string; readonly action: CaptureAction };
+  | { readonly type: 'captureAction'; readonly id: string; readonly action: CaptureAction }
+  /** A person's answer to a proposed conflict (reviewController.ts). */
+  | { readonly type: 'resolveConflict'; readonly id: string; readonly choice: ConflictChoiceView };

@@ -46,6 +46,13 @@ import { resolveTeamConfig } from '../config/teamConfig';
 import { recallConsultingTeam } from '../team/teamRecall';
 import { TeamServerRecall } from '../team/teamServerRecall';
 import type { ServerOpener } from '../team/teamServerRecall';
+import { graphContext } from '../graph/graphApply';
+import { openConflicts } from '../consolidation/conflictRecords';
+import type { ConflictChoice, ConflictRecord } from '../consolidation/conflictRecords';
+import { resolveConflictInTransaction } from '../consolidation/resolveConflict';
+import type { ConflictResolution } from '../consolidation/resolveConflict';
+import { listMaintenanceChanges, mergedInto, undoMaintenanceChange } from '../maintenance/maintenanceUndo';
+import type { MaintenanceChange } from '../maintenance/maintenanceUndo';
 
 /** Default longest `settle()` waits for background work before giving up (E_TIMEOUT). */
 export const SETTLE_MAX_MS = 30 * 60_000;
@@ -222,6 +229,38 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
     // Starts the lexical index's background build (src/core/recall/lexicalIndex.ts).
     this.store.read((db) => lexicalIndexFor(this.store).current(db));
     await model;
+  }
+
+  /**
+   * Conflicts maintenance proposed that nobody answered yet (docs/maintenance.md, "Conflicts"):
+   * both memories side by side with their dates, and which one recall treats as current now.
+   */
+  conflicts(opts: { readonly limit?: number } = {}): ConflictRecord[] {
+    return this.store.read((db) => openConflicts(db, opts.limit ?? 100));
+  }
+
+  /** A person's answer to a conflict: keep newer, keep older, or both are true (audited as actor `user`). */
+  resolveConflict(conflictId: string, choice: ConflictChoice): Promise<ConflictResolution> {
+    return this.store.write('conflict-resolve', (db) => resolveConflictInTransaction(db, graphContext({
+      actor: 'user', reason: `conflict resolved: ${String(choice).replace(/-/g, ' ')}`, clock: this.host.clock, ...(this.options.newId ? { newId: this.options.newId } : {}),
+    }), conflictId, choice));
+  }
+
+  /** What maintenance changed (merges), newest first; of one run when `runId` is given; each says whether it can still be undone. */
+  maintenanceChanges(filter: { readonly runId?: string; readonly limit?: number } = {}): MaintenanceChange[] {
+    return this.store.read((db) => listMaintenanceChanges(db, this.host.clock.now(), filter));
+  }
+
+  /** Undoes one maintenance change within its window (maintenanceUndo.ts); a clear error otherwise. */
+  undoMaintenanceChange(changeId: string): Promise<MaintenanceChange> {
+    return this.store.write('maintenance-undo', (db) => undoMaintenanceChange(db, graphContext({
+      actor: 'user', reason: 'undo a maintenance change', clock: this.host.clock, ...(this.options.newId ? { newId: this.options.newId } : {}),
+    }), this.host.clock.now(), changeId));
+  }
+
+  /** The live entity a removed entity was merged into, or undefined. */
+  mergedInto(entityId: string): { readonly id: string; readonly name: string; readonly at: string } | undefined {
+    return this.store.read((db) => mergedInto(db, entityId));
   }
 
   /** Wakes the job worker right after work was queued. */

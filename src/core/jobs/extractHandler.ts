@@ -5,6 +5,7 @@ import { memorySupersessionsFor } from '../extraction/memorySupersessionScan';
 import { collectSiblingCandidates, planSemanticSupersession } from '../extraction/semanticSupersession';
 import type { LlmClient } from '../hostContext';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
+import { isPairSettled } from '../consolidation/conflictRecords';
 import { categoryHints } from '../hints/categoryHints';
 import { writeHints } from '../hints/hintsJobs';
 import { JOB_TYPES } from './jobQueue';
@@ -53,6 +54,8 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
       }
       let memories = 0;
       for (const f of memorySupersessionsFor(db, memoryId)) {
+        // A pair a person answered (or two statements they said are both true) is not decided again here.
+        if (isPairSettled(db, f.olderId, f.newerId)) continue;
         const r = applyGraphOp(db, gctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: `${f.kind}: ${f.detail}`.slice(0, 300) });
         if (r.op === 'supersede_memory' && r.superseded) memories++;
       }

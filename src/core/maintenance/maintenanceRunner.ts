@@ -79,7 +79,7 @@ export async function runMaintenance(registry: readonly MaintenanceTask[], taskI
   const tasks: TaskReport[] = [];
   for (const t of selected) {
     if (ctx.signal?.aborted) break;
-    tasks.push(await runTask(t, ctx, options.runId, options.newId, options.progress, options.afterStep));
+    tasks.push(await runTask(t, { ...ctx, runId: options.runId }, options.runId, options.newId, options.progress, options.afterStep));
     await options.afterStep?.();
   }
   return { runId: options.runId, startedAt, finishedAt: new Date(ctx.clock.now()).toISOString(), tasks, unknownTasks };

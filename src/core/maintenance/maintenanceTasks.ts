@@ -13,6 +13,7 @@ import { propagateMemoryStatus } from '../graph/propagateMemoryStatus';
 import { enqueueHintsJob, memoriesWithoutHints } from '../hints/hintsJobs';
 import type { FeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { MaintenanceTask, StepResult } from './maintenanceTypes';
+import { recordMaintenanceChange, snapshotMerge } from './maintenanceUndo';
 import { deadJobsTask, integrityCheckTask, rebuildFtsTask } from './storeTasks';
 
 /**
@@ -64,11 +65,19 @@ export function propagateStatusTask(deps: MaintenanceDeps): MaintenanceTask {
       if (!deps.graphEnabled) return { cursor: null, processed: 0, summary: { skipped: 'the graph is disabled' } };
       const nowMs = ctx.clock.now();
       const nowIso = new Date(nowMs).toISOString();
-      const n = await ctx.store.write('maintenance:propagate', (db) => graphAgents(db).reduce((sum, agentId) => sum + propagateMemoryStatus(db, {
-        actor: 'maintenance', reason: 'propagate memory status', nowIso, newId: deps.newId, agentId, config: deps.graph, contradiction: deps.contradiction,
-      }), 0));
+      const { n, named } = await ctx.store.write('maintenance:propagate', (db) => {
+        // Named in the report before they change: which entity's fact, and why (docs/maintenance.md).
+        const named = db.all<{ name: string | null; content: string; deleted: number | null }>(
+          `SELECT e.name, a.content, m.is_deleted AS deleted FROM entity_attributes a LEFT JOIN entities e ON e.id = a.entity_id LEFT JOIN memories m ON m.id = a.memory_id
+            WHERE a.status = 'active' AND a.memory_id IS NOT NULL AND a.entity_id IS NOT NULL AND a.memory_id NOT IN (SELECT id FROM memories WHERE is_deleted = 0) LIMIT ?`, [REPORT_LINES_MAX])
+          .map((r) => `${r.name ? `"${r.name}": ` : ''}"${oneLine(r.content)}" superseded: its memory was ${r.deleted === 1 ? 'deleted (wrong or outdated)' : 'forgotten'}`);
+        const n = graphAgents(db).reduce((sum, agentId) => sum + propagateMemoryStatus(db, {
+          actor: 'maintenance', reason: 'propagate memory status', nowIso, newId: deps.newId, agentId, config: deps.graph, contradiction: deps.contradiction,
+        }), 0);
+        return { n, named };
+      });
       deps.telemetry.record({ feedbackPropagatedAttributes: n }, nowIso);
-      return { cursor: null, processed: n, summary: { attributesSuperseded: n } };
+      return { cursor: null, processed: n, summary: { attributesSuperseded: n, ...(named.length ? { supersededFacts: named.join('\n') } : {}) } };
     },
   };
 }
@@ -118,9 +127,15 @@ export function mergeEntitiesTask(deps: MaintenanceDeps): MaintenanceTask {
           for (const id of rest) {
             const from = nameOf(id);
             const into = nameOf(keep as string);
+            const before = snapshotMerge(db, keep as string, id);
             applyGraphOp(db, gctx, { op: 'merge_entities', keepId: keep as string, mergeId: id, canonical: g.canonical });
-            // Named in the report (docs/vscode.md, "Maintenance report"): which entity, into what, why.
-            if (from && into) lines.push(`"${from.name}" (${from.type}) merged into "${g.canonical}" (${into.type}): ${mergeReason(from, into)}`);
+            // Named in the report (docs/vscode.md, "Maintenance report"): which entity, into what, why;
+            // and logged with what it changed, so the report can undo it (docs/maintenance.md).
+            if (from && into) {
+              const why = mergeReason(from, into);
+              lines.push(`"${from.name}" (${from.type}) merged into "${g.canonical}" (${into.type}): ${why}`);
+              recordMaintenanceChange(db, gctx, ctx.clock.now(), { runId: ctx.runId ?? null, task: 'merge-entities', kind: 'entity_merge', subject: from.name, target: g.canonical, why, undo: before });
+            }
           }
         }
         return lines;
@@ -130,6 +145,11 @@ export function mergeEntitiesTask(deps: MaintenanceDeps): MaintenanceTask {
     },
   };
 }
+
+const oneLine = (s: string): string => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > 90 ? `${flat.slice(0, 89)}…` : flat;
+};
 
 /** Lines one report section names at most; the rest are counted. */
 export const REPORT_LINES_MAX = 50;

@@ -24,6 +24,8 @@ export interface MaintenanceTaskContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly signal?: AbortSignal;
+  /** The run this step belongs to (its changes are logged under it: maintenanceUndo.ts). */
+  readonly runId?: string;
 }
 
 export interface MaintenanceTask {

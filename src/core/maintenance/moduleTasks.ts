@@ -1,5 +1,7 @@
 import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
+import { randomUUID } from 'node:crypto';
+import { recordProposals } from '../consolidation/conflictRecords';
 import { findDuplicatesAndConflicts } from '../consolidation/duplicatesAndConflicts';
 import type { Rng } from '../consolidation/cluster';
 import type { LlmClient } from '../hostContext';
@@ -34,6 +36,12 @@ export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | unde
         store: ctx.store, modelId: deps.embedder.id, dims: deps.embedder.dims, embedder: deps.embedder, llm: deps.llm, graph: deps.graph,
         contradiction: deps.contradiction, logger: ctx.logger, rng: deps.rng, ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
+      // Memory pairs are kept for a person to resolve (consolidation/conflictRecords.ts); pairs a person
+      // already answered, and copies of two statements they said are both true, are left out.
+      const nowIso = new Date(ctx.clock.now()).toISOString();
+      const memoryPairs = r.conflicts.filter((c) => c.kind === 'memory');
+      const open = new Set(await ctx.store.write('maintenance:conflicts', (db) => recordProposals(db, memoryPairs, nowIso, randomUUID)));
+      const conflictList = r.conflicts.filter((c) => c.kind !== 'memory' || open.has(c));
       // Each proposal by what it says and when (docs/vscode.md, "Maintenance report"), never by id.
       const said = (id: string): string => ctx.store.read((db) => {
         const row = db.get<{ content: string; at: string }>('SELECT content, created_at AS at FROM memories WHERE id = ?', [id])
@@ -42,10 +50,10 @@ export function duplicatesTask(deps: { embedder: Embedder; llm: LlmClient | unde
         const flat = row.content.replace(/\s+/g, ' ').trim();
         return `"${flat.length > 110 ? `${flat.slice(0, 109)}…` : flat}" (${row.at.slice(0, 10)})`;
       });
-      const conflicts = r.conflicts.slice(0, REPORT_LINES_MAX).map((c) => `${said(c.olderId)} ⟷ newer ${said(c.newerId)} — ${c.reason.replace(/_/g, ' ')}`);
+      const conflicts = conflictList.slice(0, REPORT_LINES_MAX).map((c) => `${said(c.olderId)} ⟷ newer ${said(c.newerId)} — ${c.reason.replace(/_/g, ' ')}`);
       const merges = r.merges.slice(0, REPORT_LINES_MAX).map((m) => `${said(m.keepId)} ≈ ${said(m.dropId)} (similarity ${m.similarity.toFixed(2)})`);
       return { cursor: null, processed: r.scanned, summary: {
-        scanned: r.scanned, mergeProposals: r.merges.length, conflictProposals: r.conflicts.length, clusters: r.clusters.length,
+        scanned: r.scanned, mergeProposals: r.merges.length, conflictProposals: conflictList.length, clusters: r.clusters.length,
         ...(conflicts.length ? { conflicts: conflicts.join('\n') } : {}), ...(merges.length ? { duplicates: merges.join('\n') } : {}),
       } };
     },

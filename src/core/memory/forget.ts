@@ -58,6 +58,7 @@ export function forgetMemoryInTransaction(db: SqlWriter, id: string, clock: Cloc
   const hintsRemoved = db.run('DELETE FROM memory_hints WHERE memory_id = ?', [id]).changes;
   const jobsRemoved = db.run('DELETE FROM memory_jobs WHERE memory_id = ?', [id]).changes;
   db.run('DELETE FROM session_memories WHERE memory_id = ?', [id]);
+  db.run('DELETE FROM memory_conflicts WHERE older_id = ? OR newer_id = ?', [id, id]);
   db.run('DELETE FROM memories WHERE id = ?', [id]);
   return { ...detached, vectorsRemoved, hintsRemoved, jobsRemoved };
 }

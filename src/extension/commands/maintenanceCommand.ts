@@ -11,6 +11,8 @@ import type { MemoryDocuments } from '../documents/memoryDocuments';
 import { showRenderedDocument } from '../documents/memoryDocuments';
 import { registerSafe } from './commandUtil';
 import { maintenanceHeadline, maintenanceReportMarkdown } from './maintenanceText';
+import { registerReview } from '../review/registerReview';
+import type { Review } from '../review/registerReview';
 
 export const RUN_ALL = 'all';
 const SHOW_REPORT = 'Show Report';
@@ -29,7 +31,7 @@ export function reportSummary(r: MaintenanceReport): string {
  * Runs maintenance. `which` is RUN_ALL, a task id, or an array of ids; without it a quick pick asks.
  * Returns the report (for callers and tests).
  */
-export async function runMaintenance(services: Services, docs: MemoryDocuments, which?: unknown): Promise<MaintenanceReport | undefined> {
+export async function runMaintenance(services: Services, docs: MemoryDocuments, which?: unknown, review?: Review): Promise<MaintenanceReport | undefined> {
   const rt = await services.runtime();
   const tasks = rt.loop.maintenance.tasks();
   let ids: string[] | undefined;
@@ -57,7 +59,11 @@ export async function runMaintenance(services: Services, docs: MemoryDocuments, 
   });
   if (!report) throw new MemoryError('E_INTERNAL', 'Maintenance ended without a report.');
   services.logger.info(reportSummary(report));
-  const reportUri = docs.keepReport(maintenanceReportMarkdown(report));
+  // The conflicts to resolve and the changes to undo are read afresh whenever the report shows (src/extension/review).
+  const conflictIds = review ? rt.conflicts().map((c) => c.id) : [];
+  let reportPath = '';
+  const reportUri = docs.keepReport(maintenanceReportMarkdown(report), review ? () => review.sections(report.runId, conflictIds, reportPath) : undefined);
+  reportPath = reportUri.path;
   const failed = report.tasks.some((t) => t.status === 'failed');
   const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command resolves with the report while the notification waits for the user.
@@ -68,5 +74,6 @@ export async function runMaintenance(services: Services, docs: MemoryDocuments, 
 }
 
 export function registerMaintenanceCommand(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
-  registerSafe(context, services, 'agentMemory.runMaintenance', 'Run Maintenance', (which?: unknown) => runMaintenance(services, docs, which));
+  const review = registerReview(context, services, docs);
+  registerSafe(context, services, 'agentMemory.runMaintenance', 'Run Maintenance', (which?: unknown) => runMaintenance(services, docs, which, review));
 }

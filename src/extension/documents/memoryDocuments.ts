@@ -60,16 +60,31 @@ export async function showRenderedDocument(uri: vscode.Uri): Promise<void> {
 export class MemoryDocuments implements vscode.TextDocumentContentProvider {
   private readonly explains = new Map<string, string>();
   private readonly reports = new Map<string, string>();
+  /** Parts of a report read afresh each time it is shown (the review sections: src/extension/review). */
+  private readonly liveParts = new Map<string, () => Promise<string>>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   private next = 0;
   private status: (() => Promise<string>) | undefined;
+  /** Answers of the report's review links (src/extension/review), by document path: each link acts once per window. */
+  private reviewAction: ((path: string) => Promise<string>) | undefined;
+  private readonly reviewDone = new Map<string, Promise<string>>();
 
   constructor(private readonly services: Services) {}
 
   /** How the status document is computed (set by the Show Status command). */
   setStatusSource(compute: () => Promise<string>): void {
     this.status = compute;
+  }
+
+  /**
+   * What a report's review link does (`agent-memory:/review/…md`, src/extension/review/reviewText.ts):
+   * the Markdown preview opens a relative link as a document, and this is the only link kind it
+   * hands to the extension (it ignores `command:` links). A link acts once per window; reading it
+   * again shows the same answer.
+   */
+  setReviewAction(act: (path: string) => Promise<string>): void {
+    this.reviewAction = act;
   }
 
   /** The status document's URI; tells an open preview to re-read it. */
@@ -79,12 +94,19 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
     return uri;
   }
 
-  /** Keeps a report (Markdown) and returns its URI. */
-  keepReport(markdown: string): vscode.Uri {
+  /** Keeps a report (Markdown) and returns its URI; `live` adds a part computed each time it is read. */
+  keepReport(markdown: string, live?: () => Promise<string>): vscode.Uri {
     const key = String(++this.next);
     this.reports.set(key, markdown);
+    if (live) this.liveParts.set(key, live);
     trim(this.reports, MAX_KEPT_REPORTS);
+    for (const k of this.liveParts.keys()) if (!this.reports.has(k)) this.liveParts.delete(k);
     return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/report/${key}.md` });
+  }
+
+  /** Tells open reports with a live part to re-read it (after a conflict was answered or a change undone). */
+  refreshReports(): void {
+    for (const key of this.liveParts.keys()) this.changed.fire(vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/report/${key}.md` }));
   }
 
   dispose(): void {
@@ -101,11 +123,24 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.path === STATUS_URI_PATH) return this.status ? this.status() : 'Run Memory: Show Status to see the status.\n';
+    if (uri.path.startsWith('/review/') && this.reviewAction) {
+      let done = this.reviewDone.get(uri.path);
+      if (!done) {
+        done = this.reviewAction(uri.path);
+        this.reviewDone.set(uri.path, done);
+      }
+      return done;
+    }
     const m = /^\/(memory|explain|report)\/(.+)\.md$/.exec(uri.path);
     if (!m) return `Unknown Agent Memory document: ${uri.toString()}\n`;
     const key = decodeURIComponent(m[2] ?? '');
     if (m[1] === 'explain') return this.explains.get(key) ?? 'This explanation is no longer kept; recall again to see it.\n';
-    if (m[1] === 'report') return this.reports.get(key) ?? 'This report is no longer kept; run maintenance again to see a new one.\n';
+    if (m[1] === 'report') {
+      const report = this.reports.get(key);
+      if (report === undefined) return 'This report is no longer kept; run maintenance again to see a new one.\n';
+      const live = this.liveParts.get(key);
+      return live ? `${report}\n${await live()}\n` : report;
+    }
     const rt = await this.services.runtime();
     const mem = rt.store.read((db) => getMemory(db, key));
     if (!mem) return `Memory ${key} does not exist (any more).\n`;

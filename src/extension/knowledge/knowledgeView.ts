@@ -16,6 +16,8 @@ import { CapturesController } from './capturesController';
 import type { CapturesSource } from './capturesController';
 import { EngineCapturesSource } from './engineCapturesSource';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
+import { ReviewController } from './reviewController';
+import { engineReviewSource } from './engineReviewSource';
 
 export const KNOWLEDGE_VIEW_ID = 'agentMemory.knowledge';
 export const KNOWLEDGE_PANEL_TYPE = 'agentMemory.knowledgePanel';
@@ -37,6 +39,8 @@ export class KnowledgePanels implements vscode.Disposable {
   /** The Captured tab's host side of each panel (capturesController.ts), beside its KnowledgeController. */
   private readonly captures = new Map<KnowledgeController, CapturesController>();
   private readonly capturesSource: CapturesSource;
+  /** The review part of each open panel (conflicts, merged-away notices: reviewController.ts). */
+  private readonly reviews = new Map<ReviewController, () => boolean>();
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
@@ -119,13 +123,16 @@ export class KnowledgePanels implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'knowledge.css')).toString(),
       ...(font ? { codiconFontUri: webview.asWebviewUri(font.file).toString() } : {}),
     });
-    const controller = new KnowledgeController(this.source, (m) => webview.postMessage(m), this.actions(), this.services.logger);
+    const review = new ReviewController(engineReviewSource(() => this.services.runtime()), (m) => webview.postMessage(m), this.services.logger);
+    this.reviews.set(review, isVisible);
+    const controller = new KnowledgeController(this.source, (m) => { review.observe(m); return webview.postMessage(m); }, this.actions(), this.services.logger);
     const captures = new CapturesController(this.capturesSource, (m) => webview.postMessage(m), this.services.logger);
     this.controllers.set(controller, isVisible);
     this.captures.set(controller, captures);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
       await controller.handle(raw);
       await captures.handle(raw);
+      await review.handle(raw);
       if (this.pendingEntity !== undefined && isReady(raw) && controller === this.viewController) {
         const id = this.pendingEntity;
         this.pendingEntity = undefined;
@@ -138,6 +145,8 @@ export class KnowledgePanels implements vscode.Disposable {
       captures.dispose();
       this.controllers.delete(controller);
       this.captures.delete(controller);
+      review.dispose();
+      this.reviews.delete(review);
       onDispose(controller);
     });
     return controller;
@@ -161,6 +170,7 @@ export class KnowledgePanels implements vscode.Disposable {
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => {
       for (const [c, visible] of this.controllers) if (visible()) this.refreshOne(c);
+      for (const [r, visible] of this.reviews) if (visible()) void r.refresh();
     }, PANEL_CONFIG.refreshDebounceMs);
   }
 
