@@ -42,8 +42,8 @@ export interface PackedManifest {
 }
 
 export const PACKED_MANIFEST = 'packed.json';
-/** Bytes per plane read while decoding byte planes (4 reads of this size per step). */
-const PLANE_CHUNK = 1 << 20;
+/** Bytes per plane read while decoding byte planes (4 reads of this size per step; small steps keep the worker responsive). */
+const PLANE_CHUNK = 1 << 18;
 
 /**
  * Byte planes of `data` with stride `k`: byte j of every k-byte word, for j = 0..k-1, then the

@@ -52,7 +52,7 @@ describe('packed VSIX files (packedAssets)', () => {
   });
 
   it('unpacks each file into place with its size and SHA-256, removes the packed copies, and does nothing the second time', async () => {
-    // more than one decode step of the planes file (1 Mi words = 4 MiB) plus a tail
+    // more than one decode step of the planes file (256 Ki words = 1 MiB) plus a tail
     const model = floats(4 * 1024 * 1024 + 4 * 300 + 2);
     const lib = randomBytes(300_000);
     makeExtension(root, model, lib);
