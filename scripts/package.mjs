@@ -12,6 +12,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureExtensionBuilt } from './vscode/extensionBuild.mjs';
+import { clearPacked, packAssets } from './vscode/packAssets.mjs';
 import { EXTENSION_VSIX, currentTarget, mib, packageFakeLanguageModel, packageVsix } from './vscode/vsix.mjs';
 import { paths, repoRoot } from './vscode/toolchain.mjs';
 
@@ -21,7 +22,15 @@ export async function packageExtension({ universal = false, target: wanted, buil
   const target = universal ? undefined : wanted ?? currentTarget();
   const out = universal ? join(paths.vsixDir, 'agent-memory-universal.vsix')
     : target === currentTarget() ? EXTENSION_VSIX : join(paths.vsixDir, `agent-memory-${target}.vsix`);
-  const result = await packageVsix(repoRoot, out, { withDependencies: true, target });
+  // A platform VSIX ships the model and its runtime library packed (lossless; unpacked on first
+  // use): docs/packaging.md, "Packed files". dist/packed is removed again once the VSIX is written.
+  const leaveOut = target ? await packAssets(repoRoot, target) : (clearPacked(repoRoot), []);
+  let result;
+  try {
+    result = await packageVsix(repoRoot, out, { withDependencies: true, target, leaveOut });
+  } finally {
+    clearPacked(repoRoot);
+  }
   console.log(`VSIX (${target ?? 'universal'}): ${result.file.replace(`${repoRoot}/`, '')}  ${mib(result.bytes)}  (vsce ${result.seconds} s)`);
   if (target) rmSync(join(paths.vsixDir, `.vscodeignore-${target}-${process.pid}`), { force: true });
   return { ...result, target };

@@ -19,7 +19,7 @@ export function mib(bytes) {
  * vsce package for the extension folder dir into outFile. withDependencies lets vsce add the
  * production node_modules (runtime deps the bundle keeps external); without, --no-dependencies.
  */
-export async function packageVsix(dir, outFile, { withDependencies, target }) {
+export async function packageVsix(dir, outFile, { withDependencies, target, leaveOut = [] }) {
   await withInstallLock(ensureVsce);
   mkdirSync(paths.vsixDir, { recursive: true });
   // Package under a private name, then rename: concurrent runs never see a half-written VSIX.
@@ -28,7 +28,7 @@ export async function packageVsix(dir, outFile, { withDependencies, target }) {
   const t = Date.now();
   const args = [paths.vsceMain, 'package', '--out', partial, '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '--allow-star-activation',
     ...(withDependencies ? [] : ['--no-dependencies']),
-    ...(target ? ['--target', target, '--ignoreFile', targetIgnoreFile(dir, target)] : [])];
+    ...(target ? ['--target', target, '--ignoreFile', targetIgnoreFile(dir, target, leaveOut)] : [])];
   await runStep(paths.nodeBin, args, {
     cwd: dir, env: node24Env(), timeoutMs: TIMEOUTS.vscePackage, label: `vsce package (${dir})`,
     hint: 'Read the vsce output above; .vscodeignore decides what goes in.',
@@ -45,9 +45,10 @@ export function currentTarget() {
 
 /**
  * .vscodeignore plus the native binaries of every other platform (onnxruntime-node ships all of
- * them, about 300 MB): the ignore file of a platform-specific VSIX (vsce --target).
+ * them, about 300 MB): the ignore file of a platform-specific VSIX (vsce --target). leaveOut: more
+ * paths to leave out (the originals of the files packAssets.mjs packed into dist/packed).
  */
-export function targetIgnoreFile(dir, target) {
+export function targetIgnoreFile(dir, target, leaveOut = []) {
   const [os, arch] = target.split('-');
   const lines = [readFileSync(join(dir, '.vscodeignore'), 'utf8'), `# added for --target ${target}`];
   const napi = join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6');
@@ -56,6 +57,7 @@ export function targetIgnoreFile(dir, target) {
       if (o !== os || a !== arch) lines.push(`node_modules/onnxruntime-node/bin/napi-v6/${o}/${a}/**`);
     }
   }
+  for (const p of leaveOut) lines.push(p);
   mkdirSync(paths.vsixDir, { recursive: true });
   const file = join(paths.vsixDir, `.vscodeignore-${target}-${process.pid}`);
   writeFileSync(file, lines.join('\n') + '\n');

@@ -23,7 +23,7 @@ export const MODELS_ENV = 'AGENT_MEMORY_MODELS';
 export function defaultModelDir(env: NodeJS.ProcessEnv = process.env, baseDir: string = __dirname): string | undefined {
   const roots = [env[MODELS_ENV], join(baseDir, '..', 'models'), join(baseDir, '..', '..', 'models'), join(baseDir, '..', '..', '..', 'models')];
   for (const root of roots) {
-    if (root && existsSync(join(root, 'use-lite', 'onnx'))) return join(root, 'use-lite');
+    if (root && existsSync(join(root, 'use-lite', 'config.json'))) return join(root, 'use-lite');
   }
   return undefined;
 }

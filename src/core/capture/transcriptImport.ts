@@ -61,17 +61,26 @@ export function importedSessionKey(t: Transcript): string {
 const turnRowId = (sessionKey: string, turnKey: string): string => createHash('sha256').update(`${sessionKey}\u0000${turnKey}`).digest('hex').slice(0, 32);
 
 /**
- * Records the turns not recorded yet (row ids derive from the session key and each turn's key, so
- * a repeated or resumed import adds only what is missing); creates the session row, already ended,
- * on first use, so a half-done streamed import is never taken for a live session.
+ * Creates the imported session's row, already ended, on first use (so a half-done streamed import is
+ * never taken for a live session); returns the transcript's start (its own, else its first dated turn).
  */
-export function recordTurns(db: SqlWriter, t: Transcript, key: string, project: string | undefined, agentId: string, redaction: RememberDeps['redaction']): number {
+export function ensureImportedSession(db: SqlWriter, t: Transcript, key: string, project: string | undefined, agentId: string, redaction: RememberDeps['redaction']): string | undefined {
   const started = t.startedAt ?? t.turns.find((x) => x.timestamp)?.timestamp;
   if (!getSession(db, key)) {
     const at = started ?? new Date(0).toISOString();
     insertSession(db, { sessionKey: key, agentId, project: project ?? null, harness: formatLabel(t.format), nowIso: at, focalEntityIds: [] }, redaction);
     db.run("UPDATE sessions SET status = 'ended', end_step = 'done', end_reason = ?, ended_at = ? WHERE session_key = ?", [IMPORTED_END_REASON, at, key]);
   }
+  return started;
+}
+
+/**
+ * Records the turns not recorded yet (row ids derive from the session key and each turn's key, so
+ * a repeated or resumed import adds only what is missing); creates the session row, already ended,
+ * on first use, so a half-done streamed import is never taken for a live session.
+ */
+export function recordTurns(db: SqlWriter, t: Transcript, key: string, project: string | undefined, agentId: string, redaction: RememberDeps['redaction']): number {
+  const started = ensureImportedSession(db, t, key, project, agentId, redaction);
   const fresh: { role: string; text: string; nowIso: string; id: string }[] = [];
   for (const turn of t.turns) {
     const id = turnRowId(key, turn.key);

@@ -9,13 +9,15 @@ import type { MemoryStore } from '../store/storeTypes';
 import { memorableStatements, sessionSummaryFromParts } from './memorableTurns';
 import type { MemorableStatement } from './memorableTurns';
 import { detectTranscriptFormat, parseTranscript } from './transcriptFormat';
-import { finishImportedSession, importedSessionKey, importInputs, recordTurns, rememberInputs } from './transcriptImport';
+import { ensureImportedSession, finishImportedSession, importedSessionKey, importInputs, rememberInputs } from './transcriptImport';
+import { recordTurnBlock } from './turnBlocks';
 import type { ImportReport, ImportTranscriptDeps, ImportTranscriptOptions } from './transcriptImport';
 import type { Transcript, TranscriptFormat, TranscriptTurn } from './transcriptTypes';
 
 /**
  * Streamed import of a JSONL transcript file (docs/transcripts.md "Large transcripts"): the file is
- * read in batches of complete lines, each batch's turns are recorded in their own transaction,
+ * read in batches of complete lines, each batch's turns are recorded in their own transaction as one
+ * block row (turnBlocks.ts),
  * and only what the memories need is kept between batches (the statements, capped; the first
  * request and last answer; counts). Memory stays bounded by the batch size whatever the file's
  * length, no transaction grows with the file, and a killed import resumes: turns and memories
@@ -165,7 +167,11 @@ export async function importTranscriptFileStreamed(store: MemoryStore, path: str
         }
       }
       const at = startedAt;
-      turnsRecorded += await store.write('transcript-import', (db) => recordTurns(db, at ? { ...t, startedAt: at } : t, key, project, agentId, redaction));
+      // One block row per batch, not one row per turn: the store's image grows by the text only (turnBlocks.ts).
+      turnsRecorded += await store.write('transcript-import', (db) => {
+        const started = ensureImportedSession(db, at ? { ...t, startedAt: at } : t, key, project, agentId, redaction);
+        return recordTurnBlock(db, key, t.turns, started ?? new Date(0).toISOString(), redaction);
+      });
       options.onProgress?.({ lines, turnsRecorded, bytes: batch.offset + batch.bytes.length });
     }
     if (first || !format) throw new MemoryError('E_INVALID_INPUT', 'The transcript file is empty.');

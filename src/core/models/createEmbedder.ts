@@ -12,6 +12,7 @@ import type { ModelDirs } from './modelPaths';
 import { hfModelDims } from './transformersEmbedder';
 import { readHfModelConfig } from './transformersRuntime';
 import { MemoryError } from '../errors';
+import { isPackedTarget, packedManifestFor } from './packedAssets';
 import { WorkerEmbedder } from './workerEmbedder';
 import type { WorkerScript } from './modelWorkerClient';
 
@@ -43,7 +44,9 @@ export function createEmbedder(config: Pick<ModelConfig, 'embeddingModel' | 'emb
   if (isUseLiteFolder(dir)) {
     // The bundled model's folder ships its config; the ONNX file is built (scripts/build.mjs). Without
     // it there is no model to load, so say so now instead of failing every embed job later.
-    if (!existsSync(join(dir, 'onnx', 'model.onnx'))) throw new MemoryError('E_MODEL_MISSING', `The bundled embedding model in ${dir} is not built (no onnx/model.onnx).`);
+    // A platform VSIX ships it packed; the worker unpacks it on first load (packedAssets.ts).
+    const onnx = join(dir, 'onnx', 'model.onnx');
+    if (!existsSync(onnx) && !isPackedTarget(packedManifestFor(dirs.bundledModelsDir), onnx)) throw new MemoryError('E_MODEL_MISSING', `The bundled embedding model in ${dir} is not built (no onnx/model.onnx).`);
     return new WorkerEmbedder(common);
   }
   return new WorkerEmbedder({ ...common, kind: 'transformers-embedding', dims: hfModelDims(readHfModelConfig(dir)) });

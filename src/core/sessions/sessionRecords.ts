@@ -4,6 +4,7 @@ import { MemoryError } from '../errors';
 import { redactSecrets } from '../memory/redaction';
 import { assertStorableText } from '../memory/textValidation';
 import type { SqlReader, SqlWriter } from '../store/storeTypes';
+import { expandTurns } from '../capture/turnBlocks';
 
 /**
  * Rows of the session lifecycle: the sessions table (status active → ending → ended, with the last
@@ -96,7 +97,8 @@ export function appendTurns(db: SqlWriter, sessionKey: string, turns: readonly {
 
 /** The transcript as "User: …" / "Assistant: …" lines (the shape the summary contracts expect), capped from the end. */
 export function loadTranscript(db: SqlReader, sessionKey: string, maxChars: number): string {
-  const turns = db.all<{ role: string; text: string }>('SELECT role, text FROM session_turns WHERE session_key = ? ORDER BY seq', [sessionKey]);
+  // expandTurns: a streamed import keeps a batch of turns as one block row (docs/transcripts.md).
+  const turns = expandTurns(db, sessionKey);
   const text = turns.map((t) => `${t.role === 'user' ? 'User' : t.role === 'assistant' ? 'Assistant' : 'Tool'}: ${t.text}`).join('\n');
   return text.length > maxChars ? text.slice(text.length - maxChars) : text;
 }

@@ -4,12 +4,14 @@
  * dist/embedWorker.js; runnable from source through tsx. Protocol:
  * src/core/models/embedWorkerProtocol.ts. Requests are handled one at a time.
  */
+import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { MemoryError } from '../errors';
 import { createTransformersPairScorer } from '../models/crossEncoderReranker';
 import type { PairScorer } from '../models/crossEncoderReranker';
 import type { EmbedWorkerRequest, EmbedWorkerResponse } from '../models/embedWorkerProtocol';
 import { TransformersEmbedder } from '../models/transformersEmbedder';
+import { PACKED_MANIFEST, unpackAssets } from '../models/packedAssets';
 import { UseLiteOnnxModel } from '../models/useLiteOnnx';
 
 interface Hosted {
@@ -32,6 +34,9 @@ function fail(id: number | null, e: unknown): void {
 }
 
 async function load(request: Extract<EmbedWorkerRequest, { type: 'load' }>): Promise<Hosted> {
+  // A platform VSIX ships the model and ONNX Runtime packed beside this bundle (dist/packed.json):
+  // unpack them here, off the extension host's thread, before anything loads them.
+  await unpackAssets(join(__dirname, PACKED_MANIFEST));
   if (request.kind === 'use-lite') {
     const model = await UseLiteOnnxModel.load(request.modelDir, { intraOpThreads: request.intraOpThreads });
     return { dims: model.dims, embedFlat: (texts) => model.embedFlat(texts) };

@@ -11,6 +11,8 @@ import { parseTranscript } from '../../../src/core/capture/transcriptFormat';
 import { importTranscript } from '../../../src/core/capture/transcriptImport';
 import type { ImportTranscriptDeps } from '../../../src/core/capture/transcriptImport';
 import { importTranscriptFileStreamed } from '../../../src/core/capture/transcriptStream';
+import { expandTurns } from '../../../src/core/capture/turnBlocks';
+import type { StoredTurn } from '../../../src/core/capture/turnBlocks';
 import { makeTempDir } from '../helpers/tempDir';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'transcripts');
@@ -18,8 +20,8 @@ const TOOLS = ['Kafka', 'Redis', 'Postgres', 'Nginx', 'Terraform', 'Docker', 'Vi
 
 interface Row { content: string; type: string; source_id: string; session_key: string; project: string | null; created_at: string }
 const memories = (store: MemoryStore): Row[] => store.read((db) => db.all<Row>('SELECT content, type, source_id, session_key, project, created_at FROM memories ORDER BY source_id'));
-const turns = (store: MemoryStore): { session_key: string; role: string; text: string; created_at: string }[] =>
-  store.read((db) => db.all('SELECT session_key, role, text, created_at FROM session_turns ORDER BY seq'));
+// The streamed import stores a batch's turns as one block row; expandTurns reads both forms back turn by turn.
+const turns = (store: MemoryStore): StoredTurn[] => store.read((db) => expandTurns(db));
 const sessions = (store: MemoryStore): unknown[] => store.read((db) => db.all('SELECT session_key, project, harness, status, summary, started_at, ended_at, end_reason FROM sessions'));
 
 describe('capture: streamed transcript import', () => {
@@ -76,6 +78,72 @@ describe('capture: streamed transcript import', () => {
     const again = await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
     assert.deepEqual([again?.turnsRecorded, again?.memoriesCreated, again?.duplicates], [0, 0, 11]);
     assert.match(String((sessions(store)[0] as { summary: string }).summary), /500 request\(s\), 500 answer\(s\)/);
+    await store.close();
+  });
+
+  const rows = (store: MemoryStore): { role: string; text: string }[] => store.read((db) => db.all('SELECT role, text FROM session_turns ORDER BY seq'));
+  const genericLines = (from: number, to: number): string[] => Array.from({ length: to - from }, (_, k) => {
+    const i = from + k;
+    return JSON.stringify({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} text`, sessionId: 'grow-1', ...(i % 50 === 0 ? { timestamp: `2026-11-0${1 + Math.floor(i / 1000)}T10:${String(Math.floor(i / 50) % 60).padStart(2, '0')}:00Z` } : {}) });
+  });
+
+  it('records one block row per batch (not a row per turn) that reads back as the turns, in order, with their dates', async () => {
+    const file = join(tmp.dir, 'blocks.jsonl');
+    writeFileSync(file, `${genericLines(0, 250).join('\n')}\n`);
+    const store = await openMemoryStore({ clock });
+    const r = await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
+    assert.deepEqual([r?.turns, r?.turnsRecorded], [250, 250]);
+    assert.deepEqual(rows(store).map((x) => [x.role, x.text.split('\n').length]), [['block', 100], ['block', 100], ['block', 50]]);
+    const back = turns(store);
+    assert.equal(back.length, 250);
+    assert.deepEqual(back.map((t) => t.text), Array.from({ length: 250 }, (_, i) => `turn ${i} text`));
+    assert.equal(back[50]?.created_at, '2026-11-01T10:01:00.000Z', 'a dated turn keeps its date');
+    assert.equal(back[51]?.created_at, '2026-11-01T10:00:00.000Z', 'an undated turn gets the transcript start');
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT prompt_count AS n FROM sessions'))?.n, 125);
+    await store.close();
+  });
+
+  it('a grown file adds only its new turns: the last block is rewritten, later ones are added', async () => {
+    const file = join(tmp.dir, 'grow.jsonl');
+    writeFileSync(file, `${genericLines(0, 250).join('\n')}\n`);
+    const store = await openMemoryStore({ clock });
+    await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
+    writeFileSync(file, `${genericLines(0, 370).join('\n')}\n`);
+    const r = await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
+    assert.deepEqual([r?.turns, r?.turnsRecorded], [370, 120]);
+    assert.deepEqual(rows(store).map((x) => x.text.split('\n').length), [100, 100, 100, 70]);
+    assert.deepEqual(turns(store).map((t) => t.text), Array.from({ length: 370 }, (_, i) => `turn ${i} text`));
+    assert.equal(store.read((db) => db.get<{ n: number }>('SELECT prompt_count AS n FROM sessions'))?.n, 185);
+    const again = await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
+    assert.equal(again?.turnsRecorded, 0);
+    assert.equal(turns(store).length, 370);
+    await store.close();
+  });
+
+  it('a bad line stops the import after the batches before it; fixed, the import resumes without duplicates', async () => {
+    const file = join(tmp.dir, 'badline.jsonl');
+    const lines = genericLines(0, 300);
+    lines[234] = '{"role": "user", "content": ';
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const store = await openMemoryStore({ clock });
+    await assert.rejects(importTranscriptFileStreamed(store, file, deps, { batchLines: 100 }), (e: unknown) => isMemoryError(e, 'E_INVALID_INPUT') && /line 235/.test((e as Error).message));
+    assert.equal(turns(store).length, 200, 'the two batches before the bad line were recorded');
+    assert.equal(memories(store).length, 0);
+    writeFileSync(file, `${genericLines(0, 300).join('\n')}\n`);
+    const r = await importTranscriptFileStreamed(store, file, deps, { batchLines: 100 });
+    assert.deepEqual([r?.turns, r?.turnsRecorded], [300, 100]);
+    assert.deepEqual(turns(store).map((t) => t.text), Array.from({ length: 300 }, (_, i) => `turn ${i} text`));
+    await store.close();
+  });
+
+  it('redacts secrets in a block like in a turn row', async () => {
+    const file = join(tmp.dir, 'secret.jsonl');
+    writeFileSync(file, `${JSON.stringify({ role: 'user', content: 'We decided to use the key sk-live-abcdefghijklmnopqrstuvwxyz0123456789 for "Stripe".' })}\n`);
+    const store = await openMemoryStore({ clock });
+    await importTranscriptFileStreamed(store, file, deps);
+    const raw = rows(store).map((x) => x.text).join('\n');
+    assert.ok(!raw.includes('abcdefghijklmnopqrstuvwxyz0123456789'), raw);
+    assert.match(turns(store)[0]?.text ?? '', /^We decided to use the key .* for "Stripe"\.$/);
     await store.close();
   });
 
