@@ -196,6 +196,11 @@ export type HostMessage =
   | { readonly type: 'focal'; readonly focal: FocalResolution | null }
   | { readonly type: 'recallResult'; readonly requestId: number; readonly query: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'select'; readonly id: string }
+  /**
+   * Show why one memory was recalled for a question asked elsewhere (the @memory answer's "why?"
+   * link): the Recall tab shows that recall's results with `focusId`'s explanation open.
+   */
+  | { readonly type: 'explainRecall'; readonly query: string; readonly focusId: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string };
 
 export type CopyWhat = 'name' | 'id' | 'json';

@@ -1,6 +1,5 @@
 /**
- * Read-only documents for memories (`agent-memory:/memory/<id>.md`), "why recalled" breakdowns
- * (`agent-memory:/explain/<n>.md`), the status (`agent-memory:/status.md`, computed when read) and
+ * Read-only documents for memories (`agent-memory:/memory/<id>.md`), the status (`agent-memory:/status.md`, computed when read) and
  * reports such as maintenance (`agent-memory:/report/<n>.md`), so chat references, quick picks,
  * command links and notifications open something real that nobody can edit or save (an untitled
  * document would be dirty, and chat attaches open editors as context). Status and reports open as
@@ -8,14 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { getMemory } from '../../core/memory/memoryRecords';
-import type { RecallResult } from '../../core/recall/recallTypes';
-import { explainDocument } from '../chat/recallFormat';
 import type { Services } from '../host/services';
 
 export const MEMORY_SCHEME = 'agent-memory';
-/** Explain documents kept (oldest dropped first). */
-export const MAX_KEPT_EXPLAINS = 200;
-export const SHOW_EXPLAIN_COMMAND = 'agentMemory.showRecallExplanation';
 /** Reports kept (oldest dropped first). */
 export const MAX_KEPT_REPORTS = 20;
 export const STATUS_URI_PATH = '/status.md';
@@ -58,7 +52,6 @@ export async function showRenderedDocument(uri: vscode.Uri): Promise<void> {
 }
 
 export class MemoryDocuments implements vscode.TextDocumentContentProvider {
-  private readonly explains = new Map<string, string>();
   private readonly reports = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
@@ -91,20 +84,11 @@ export class MemoryDocuments implements vscode.TextDocumentContentProvider {
     this.changed.dispose();
   }
 
-  /** Keeps an explain document and returns its URI. */
-  keepExplain(query: string, result: RecallResult): vscode.Uri {
-    const key = String(++this.next);
-    this.explains.set(key, explainDocument(query, result));
-    trim(this.explains, MAX_KEPT_EXPLAINS);
-    return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/explain/${key}.md` });
-  }
-
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     if (uri.path === STATUS_URI_PATH) return this.status ? this.status() : 'Run Memory: Show Status to see the status.\n';
-    const m = /^\/(memory|explain|report)\/(.+)\.md$/.exec(uri.path);
+    const m = /^\/(memory|report)\/(.+)\.md$/.exec(uri.path);
     if (!m) return `Unknown Agent Memory document: ${uri.toString()}\n`;
     const key = decodeURIComponent(m[2] ?? '');
-    if (m[1] === 'explain') return this.explains.get(key) ?? 'This explanation is no longer kept; recall again to see it.\n';
     if (m[1] === 'report') return this.reports.get(key) ?? 'This report is no longer kept; run maintenance again to see a new one.\n';
     const rt = await this.services.runtime();
     const mem = rt.store.read((db) => getMemory(db, key));
@@ -124,12 +108,6 @@ export function registerMemoryDocuments(context: vscode.ExtensionContext, servic
   context.subscriptions.push(
     docs,
     vscode.workspace.registerTextDocumentContentProvider(MEMORY_SCHEME, docs),
-    vscode.commands.registerCommand(SHOW_EXPLAIN_COMMAND, async (uri: unknown) => {
-      const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri instanceof vscode.Uri ? uri : undefined;
-      if (!target || target.scheme !== MEMORY_SCHEME) return;
-      const doc = await vscode.workspace.openTextDocument(target);
-      await vscode.window.showTextDocument(doc, { preview: true });
-    }),
   );
   return docs;
 }

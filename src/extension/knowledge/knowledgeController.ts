@@ -5,7 +5,7 @@
  */
 import { decodeWebviewMessage } from '../../../src/shared/knowledgeProtocol';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
-import type { EntitySummary, ErrorScope, HostMessage, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
+import type { EntitySummary, ErrorScope, HostMessage, RecallResultView, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
 import type { Logger } from '../../core/logger';
 import { MemoryError, userMessage } from '../../core/errors';
 import type { Disposable } from '../../core/store/storeTypes';
@@ -16,6 +16,14 @@ import { diffWindow } from './listDiff';
 export interface KnowledgeActions {
   openInTree(id: string): Promise<void>;
   copyText(text: string): Promise<void>;
+}
+
+/** One recall's results and the memory whose explanation to open (the explainRecall message). */
+export interface RecallExplanationView {
+  readonly query: string;
+  readonly focusId: string;
+  readonly tookMs: number;
+  readonly results: readonly RecallResultView[];
 }
 
 interface ListState {
@@ -70,6 +78,14 @@ export class KnowledgeController implements Disposable {
     this.send({ type: 'select', id });
     this.selectedId = id;
     await this.guard('detail', () => this.sendDetail(true));
+  }
+
+  /**
+   * Asks the webview to show why a memory was recalled (the Recall tab, that recall's results, the
+   * memory's explanation open): where the @memory answer's "why?" link leads (recallExplanations.ts).
+   */
+  showRecallExplanation(explanation: RecallExplanationView): void {
+    this.send({ type: 'explainRecall', ...explanation });
   }
 
   /**

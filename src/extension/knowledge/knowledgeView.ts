@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../host/services';
 import { knowledgeHtml } from './knowledgeHtml';
 import { KnowledgeController } from './knowledgeController';
-import type { KnowledgeActions } from './knowledgeController';
+import type { KnowledgeActions, RecallExplanationView } from './knowledgeController';
 import type { KnowledgeDataSource } from './knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './switchableSource';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
@@ -34,6 +34,7 @@ export class KnowledgePanels implements vscode.Disposable {
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
+  private pendingExplanation: RecallExplanationView | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly sourceListener: { dispose(): void };
 
@@ -86,6 +87,27 @@ export class KnowledgePanels implements vscode.Disposable {
     await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
   }
 
+  /**
+   * Shows why a memory was recalled in the visible editor tab of the panel, else in the Memory
+   * container's view (focused; delivered once its webview says it is ready when it was closed).
+   */
+  async showRecallExplanation(explanation: RecallExplanationView): Promise<void> {
+    if (this.editorPanel?.panel.visible) {
+      this.editorPanel.controller.showRecallExplanation(explanation);
+      this.editorPanel.panel.reveal();
+      return;
+    }
+    const view = this.viewController;
+    // A hidden view's webview reloads when shown (no retained context): deliver after its 'ready'.
+    if (view && this.controllers.get(view)?.()) {
+      view.showRecallExplanation(explanation);
+      await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+      return;
+    }
+    this.pendingExplanation = explanation;
+    await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+  }
+
   dispose(): void {
     clearTimeout(this.refreshTimer);
     this.sourceListener.dispose();
@@ -118,6 +140,11 @@ export class KnowledgePanels implements vscode.Disposable {
         const id = this.pendingEntity;
         this.pendingEntity = undefined;
         await controller.showEntity(id);
+      }
+      if (this.pendingExplanation !== undefined && isReady(raw) && controller === this.viewController) {
+        const explanation = this.pendingExplanation;
+        this.pendingExplanation = undefined;
+        controller.showRecallExplanation(explanation);
       }
     });
     onDidDispose(() => {
