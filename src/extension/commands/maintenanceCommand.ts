@@ -8,9 +8,8 @@ import { MemoryError } from '../../core/errors';
 import type { MaintenanceReport, TaskReport } from '../../core/maintenance/maintenanceTypes';
 import type { Services } from '../host/services';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
-import { showRenderedDocument } from '../documents/memoryDocuments';
 import { registerSafe } from './commandUtil';
-import { maintenanceHeadline, maintenanceReportMarkdown } from './maintenanceText';
+import { maintenanceHeadline, maintenanceReportMarkdown, maintenanceReportTitle } from './maintenanceText';
 
 export const RUN_ALL = 'all';
 const SHOW_REPORT = 'Show Report';
@@ -57,12 +56,12 @@ export async function runMaintenance(services: Services, docs: MemoryDocuments, 
   });
   if (!report) throw new MemoryError('E_INTERNAL', 'Maintenance ended without a report.');
   services.logger.info(reportSummary(report));
-  const reportUri = docs.keepReport(maintenanceReportMarkdown(report));
+  const markdown = maintenanceReportMarkdown(report);
   const failed = report.tasks.some((t) => t.status === 'failed');
   const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command resolves with the report while the notification waits for the user.
   void show(maintenanceHeadline(report), SHOW_REPORT).then((pick) => {
-    if (pick === SHOW_REPORT) void showRenderedDocument(reportUri);
+    if (pick === SHOW_REPORT) void docs.showReport(maintenanceReportTitle(report), markdown);
   });
   return report;
 }
