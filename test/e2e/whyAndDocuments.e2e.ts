@@ -32,7 +32,7 @@ function timingLines(profileDir: string): string[] {
  */
 export const tests: E2eTest[] = [
   {
-    name: 'Knowledge panel first open in the editor on the demo memories: time to the list, printed',
+    name: '#27 view: Knowledge panel first open in the editor on the demo memories: time to the list, printed',
     async run({ page, screenshot, profileDir }) {
       await waitForWorkbench(page);
       const store = readdirSync(profileDir, { recursive: true, encoding: 'utf8' }).find((p) => p.endsWith(STORE_SUBPATH));
@@ -53,7 +53,7 @@ export const tests: E2eTest[] = [
     },
   },
   {
-    name: '@memory "why?" opens the Knowledge panel\'s explanation, never a .md tab',
+    name: '#27 view: @memory "why?" opens the Knowledge panel\'s explanation, never a .md tab',
     async run({ page, screenshot }) {
       const input = page.locator('.interactive-input-part .interactive-input-editor').first();
       if (!(await input.isVisible())) await runPaletteCommand(page, 'Chat: Open Chat');
@@ -78,7 +78,7 @@ export const tests: E2eTest[] = [
     },
   },
   {
-    name: 'Show Status and the maintenance report open in titled tabs; the report survives a window reload',
+    name: '#27 view: Show Status and the maintenance report open in titled tabs; the report survives a window reload',
     async run({ page, screenshot }) {
       await runPaletteCommand(page, 'View: Close All Editors');
       await runPaletteCommand(page, 'Memory: Show Status');
