@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
 import { UI_TIMEOUT_MS, askInChat, frameWith, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
-const REPO = join(__dirname, '..', '..');
+// The e2e runner loads this file from the repository root (scripts/vscode/runE2e.mjs).
+const REPO = process.cwd();
 const SEED = join(REPO, 'test', 'fixtures', 'demoWorkspace', '.agent-memory-seed.jsonl');
 const STORE_SUBPATH = join('globalStorage', 'agent-memory.agent-memory', 'store');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
