@@ -59,7 +59,8 @@ export const tests: E2eTest[] = [
       const input = page.locator('.interactive-input-part .interactive-input-editor').first();
       if (!(await input.isVisible())) await runPaletteCommand(page, 'Chat: Open Chat');
       await askInChat(page, '@memory /recall how do we store the reading list?');
-      const response = page.locator('.interactive-item-container.interactive-response').filter({ hasText: 'Agent Memory' }).last();
+      // The chat list renders only the rows in view, so the answer is the last rendered response.
+      const response = page.locator('.interactive-item-container.interactive-response').last();
       const text = await waitForText(response, /why\?/, 90_000);
       assert.match(text, /relevance 1\.00/, 'relevance on the 0–1 scale');
       assert.doesNotMatch(text, /score \d/, 'no raw scores');
