@@ -195,7 +195,11 @@ export function registerKnowledgeView(context: vscode.ExtensionContext, services
     vscode.window.registerWebviewPanelSerializer(KNOWLEDGE_PANEL_TYPE, {
       deserializeWebviewPanel: async (panel) => { panels.adoptPanel(panel); },
     }),
-    vscode.commands.registerCommand(OPEN_IN_EDITOR_COMMAND, () => { panels.openInEditor(); }),
+    vscode.commands.registerCommand(OPEN_IN_EDITOR_COMMAND, () => {
+      // With the first-list line (knowledgeController.ts), says where a slow first open went.
+      services.logger.info('Knowledge panel: opening in an editor tab');
+      panels.openInEditor();
+    }),
     vscode.commands.registerCommand(SHOW_ENTITY_COMMAND, async (id: unknown) => {
       if (typeof id === 'string' && id) await panels.showEntity(id);
       else if (isEntityNode(id)) await panels.showEntity(id.entityId);
