@@ -2,7 +2,7 @@
 // entities; prints render figures (median/p95) and writes bench/results/knowledgePanel.json plus
 // screenshots (dark, light, high contrast; narrow sidebar and wide editor tab) into
 // test-results/knowledge-panel/. Usage: node bench/knowledgePanel.mjs [--entities N] [--chromium PATH]
-// [--first-open-runs R] [--first-open-sizes 60,10000]
+// [--first-open-runs R] [--first-open-sizes 60,10000] [--first-open-only]
 // First open (issue #27): for stores of 60 (the demo seed) and 10,000 memories, built once under
 // .cache/knowledge-bench/first-open/ by bench/knowledgePanelFirstOpen.ts, R fresh processes each open
 // the engine as the window does and time the panel's first list (host half), and Chromium times the
@@ -81,6 +81,13 @@ function firstOpenHost(memories) {
   return { runs, loadAverage: [loadBefore, load()] };
 }
 
+const FIRST_OPEN_ONLY = process.argv.includes('--first-open-only');
+/** Written after each phase, so a later phase that fails on a busy machine keeps the figures. */
+function saveResults() {
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results', 'knowledgePanel.json'), JSON.stringify(results, null, 2) + '\n');
+}
+
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 const results = { entities: N, chromium: browser.version(), loadAverageAtStart: load() };
 try {
@@ -104,9 +111,11 @@ try {
       modelWarmDoneMs: stat(host.runs.map((r) => r.warmDoneMs)), messageOrder: host.runs[0]?.order, loadAverage: host.loadAverage,
     };
     results.firstOpen.push(entry);
+    saveResults();
     console.log(`first open at ${memories} memories (${entities} entities): store open ${entry.storeOpenMs.median} ms, first list ${hostStat.median} ms, webview first rows ${webStat.median} ms => ${entry.firstOpenMedianMs} ms (median of ${FIRST_OPEN_RUNS}); model warm done at ${entry.modelWarmDoneMs.median} ms; load ${host.loadAverage.map((l) => l.join(' ')).join(' -> ')}`);
   }
 
+  if (FIRST_OPEN_ONLY) throw Object.assign(new Error('first open only'), { skipRest: true });
   // 1. All N entities in one page message (the worst case the protocol allows).
   const firstLoads = [];
   let domRows = 0;
@@ -165,6 +174,8 @@ try {
       await p.close();
     }
   }
+} catch (e) {
+  if (!e.skipRest) throw e;
 } finally {
   await browser.close();
 }

@@ -32,6 +32,9 @@ function timingLines(profileDir: string): string[] {
  * Show Status and the maintenance report open in titled tabs, and the report survives
  * Developer: Reload Window.
  */
+/** The report tab's title before the reload (set by the reload step). */
+let reloadedTitle: string | undefined;
+
 export const tests: E2eTest[] = [
   {
     name: '#27 view: the demo memories are ingested with the CLI, as npm start seeds them',
@@ -123,7 +126,16 @@ export const tests: E2eTest[] = [
       await runPaletteCommand(page, 'Developer: Reload Window').catch(() => undefined);
       await sleep(3_000);
       await waitForWorkbench(page);
-      const restored = await frameWith(page, 'main.document h1', /Maintenance report/, 90_000);
+      reloadedTitle = title;
+    },
+  },
+  {
+    // A step of its own: under a heavy load the new extension host took over a minute to start.
+    name: '#27 view: after the reload the report tab shows its title and its text again',
+    async run({ page, screenshot }) {
+      const title = reloadedTitle;
+      assert.ok(title, 'the reload step ran');
+      const restored = await frameWith(page, 'main.document h1', /Maintenance report/, 110_000);
       assert.match(await plainText(restored.locator('main.document')), /Check store integrity[\s\S]*status: completed/);
       assert.ok((await tabLabels(page)).includes(title), `the tab keeps its title after the reload: ${(await tabLabels(page)).join(', ')}`);
       const toasts = await plainText(page.locator('.notifications-toasts')).catch(() => '');
