@@ -2,10 +2,18 @@
 // entities; prints render figures (median/p95) and writes bench/results/knowledgePanel.json plus
 // screenshots (dark, light, high contrast; narrow sidebar and wide editor tab) into
 // test-results/knowledge-panel/. Usage: node bench/knowledgePanel.mjs [--entities N] [--chromium PATH]
+// [--first-open-runs R] [--first-open-sizes 60,10000] [--first-open-only]
+// First open (issue #27): for stores of 60 (the demo seed) and 10,000 memories, built once under
+// .cache/knowledge-bench/first-open/ by bench/knowledgePanelFirstOpen.ts, R fresh processes each open
+// the engine as the window does and time the panel's first list (host half), and Chromium times the
+// webview bundle from navigation to its first rows (webview half); their sum is the first open
+// without VS Code's own webview creation. Load average before and after each size.
 import * as esbuild from 'esbuild';
 /* global window, document, requestAnimationFrame -- page.evaluate callbacks run in the browser */
 import { chromium } from 'playwright-core';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { THEMES } from './knowledgePanelThemes.mjs';
@@ -53,9 +61,61 @@ const stat = (xs) => {
   return { n: s.length, median: +q(0.5).toFixed(3), p95: +q(0.95).toFixed(3), max: +(s[s.length - 1] ?? 0).toFixed(3) };
 };
 
+const FIRST_OPEN_RUNS = Number(arg('--first-open-runs', '3'));
+const FIRST_OPEN_SIZES = arg('--first-open-sizes', '60,10000').split(',').map(Number).filter((n) => n > 0);
+const load = () => loadavg().map((x) => +x.toFixed(2));
+const tsx = (args) => spawnSync(process.execPath, ['--require', 'tsx/cjs', join(root, 'bench', 'knowledgePanelFirstOpen.ts'), ...args], { cwd: root, encoding: 'utf8', timeout: 1_800_000 });
+
+/** Host half of the first open, per store size (fresh process per run). */
+function firstOpenHost(memories) {
+  const dir = join(root, '.cache', 'knowledge-bench', 'first-open', String(memories));
+  const filled = tsx(['--fill', dir, '--memories', String(memories)]);
+  if (filled.status !== 0) throw new Error(`filling the ${memories}-memory store failed: ${filled.stderr}`);
+  const runs = [];
+  const loadBefore = load();
+  for (let i = 0; i < FIRST_OPEN_RUNS; i++) {
+    const r = tsx(['--child', dir]);
+    if (r.status !== 0) throw new Error(`first-open run failed: ${r.stderr}`);
+    runs.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+  }
+  return { runs, loadAverage: [loadBefore, load()] };
+}
+
+const FIRST_OPEN_ONLY = process.argv.includes('--first-open-only');
+/** Written after each phase, so a later phase that fails on a busy machine keeps the figures. */
+function saveResults() {
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results', 'knowledgePanel.json'), JSON.stringify(results, null, 2) + '\n');
+}
+
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-const results = { entities: N, chromium: browser.version() };
+const results = { entities: N, chromium: browser.version(), loadAverageAtStart: load() };
 try {
+  // 0. First open (issue #27): host half in fresh processes, webview half in Chromium.
+  results.firstOpen = [];
+  for (const memories of FIRST_OPEN_SIZES) {
+    const host = firstOpenHost(memories);
+    const entities = host.runs[0]?.entities ?? 0;
+    const webviewMs = [];
+    for (let run = 0; run < FIRST_OPEN_RUNS; run++) {
+      const { page } = await open(browser, 'dark', { entities: Math.max(1, entities), pageAll: false }, { width: 900, height: 700 });
+      webviewMs.push(await page.evaluate(() => performance.now()));
+      await page.close();
+    }
+    const hostStat = stat(host.runs.map((r) => r.firstListMs));
+    const webStat = stat(webviewMs);
+    const entry = {
+      memories, entities, runs: FIRST_OPEN_RUNS,
+      storeOpenMs: stat(host.runs.map((r) => r.openMs)), hostFirstListMs: hostStat, webviewFirstRowsMs: webStat,
+      firstOpenMedianMs: Math.round(hostStat.median + webStat.median),
+      modelWarmDoneMs: stat(host.runs.map((r) => r.warmDoneMs)), messageOrder: host.runs[0]?.order, loadAverage: host.loadAverage,
+    };
+    results.firstOpen.push(entry);
+    saveResults();
+    console.log(`first open at ${memories} memories (${entities} entities): store open ${entry.storeOpenMs.median} ms, first list ${hostStat.median} ms, webview first rows ${webStat.median} ms => ${entry.firstOpenMedianMs} ms (median of ${FIRST_OPEN_RUNS}); model warm done at ${entry.modelWarmDoneMs.median} ms; load ${host.loadAverage.map((l) => l.join(' ')).join(' -> ')}`);
+  }
+
+  if (FIRST_OPEN_ONLY) throw Object.assign(new Error('first open only'), { skipRest: true });
   // 1. All N entities in one page message (the worst case the protocol allows).
   const firstLoads = [];
   let domRows = 0;
@@ -92,6 +152,7 @@ try {
   await page.waitForTimeout(100);
   results.keyboard = { activeAfterEnd: await page.evaluate(() => document.activeElement?.getAttribute('aria-posinset')) };
   results.consoleErrors = errors;
+  results.loadAverageAtEnd = load();
   await page.close();
 
   // 3. Screenshots.
@@ -113,6 +174,8 @@ try {
       await p.close();
     }
   }
+} catch (e) {
+  if (!e.skipRest) throw e;
 } finally {
   await browser.close();
 }

@@ -313,6 +313,17 @@ function onMessage(m: HostMessage): void {
     case 'mergedAway':
       review.addMergedAway(m.items);
       return;
+    case 'explainRecall': {
+      // "why?" from a @memory answer: that recall, on the Recall tab, with the memory's explanation open.
+      recallSeq++; // a playground run still pending is older than this
+      const result = { query: m.query, tookMs: m.tookMs, results: m.results };
+      recallInput.value = m.query;
+      playground = { kind: 'done', result };
+      save({ recall: result, recallQuery: m.query });
+      showTab('recall');
+      renderPlaygroundResults(recallResults, playground, m.focusId);
+      return;
+    }
     case 'error':
       if (m.scope === 'captures') {
         captured.error(m.message);

@@ -15,7 +15,11 @@ export type PlaygroundStatus =
   | { readonly kind: 'done'; readonly result: RecallState }
   | { readonly kind: 'error'; readonly message: string };
 
-export function renderPlaygroundResults(root: HTMLElement, status: PlaygroundStatus): void {
+/**
+ * `focusId`: a memory whose explanation to open, mark and scroll to (the "why?" of a @memory
+ * answer); when that memory is not among the results, a line says so.
+ */
+export function renderPlaygroundResults(root: HTMLElement, status: PlaygroundStatus, focusId?: string): void {
   if (status.kind === 'idle') {
     root.replaceChildren(h('p', { class: 'empty' }, 'Ask a question the way an agent would, for example "how do we run the tests?", to see what memory returns and why.'));
     return;
@@ -38,15 +42,30 @@ export function renderPlaygroundResults(root: HTMLElement, status: PlaygroundSta
   // they are one click away, never shown as if they answered the question.
   const shown = r.results.filter((x, i) => i === 0 || x.relevance >= RELEVANCE_FLOOR);
   const heldBack = r.results.filter((x, i) => i > 0 && x.relevance < RELEVANCE_FLOOR);
-  root.replaceChildren(summary, h('ol', { class: 'results' }, ...shown.map((x, i) => resultItem(x, i))),
-    ...(heldBack.length ? [h('details', { class: 'held-back' },
+  const focusMissing = focusId !== undefined && !r.results.some((x) => x.id === focusId);
+  root.replaceChildren(summary,
+    ...(focusMissing ? [h('p', { class: 'stale-note small', role: 'status' }, 'The memory you asked about is not among these results any more (it may have been forgotten or changed).')] : []),
+    h('ol', { class: 'results' }, ...shown.map((x, i) => resultItem(x, i))),
+    ...(heldBack.length ? [h('details', { class: 'held-back', ...(heldBack.some((x) => x.id === focusId) ? { open: true } : {}) },
       h('summary', {}, `${heldBack.length} weaker result${heldBack.length === 1 ? '' : 's'} held back (relevance below ${RELEVANCE_FLOOR.toFixed(2)})`),
       h('ol', { class: 'results', start: String(shown.length + 1) }, ...heldBack.map((x, i) => resultItem(x, shown.length + i))))] : []),
     h('details', { class: 'legend' }, h('summary', {}, 'How to read “Why”'), h('ul', { class: 'notes' }, ...EXPLAIN_LEGEND.map((l) => h('li', {}, l)))));
+  if (focusId !== undefined) focusResult(root, focusId);
+}
+
+/** Opens the focused memory's "Why was this recalled?", marks it and scrolls it into view. */
+function focusResult(root: HTMLElement, id: string): void {
+  const item = Array.from(root.querySelectorAll<HTMLElement>('.result')).find((el) => el.dataset.memoryId === id);
+  if (!item) return;
+  item.classList.add('focused');
+  item.setAttribute('aria-current', 'true');
+  const why = item.querySelector<HTMLDetailsElement>('details.why');
+  if (why) why.open = true;
+  requestAnimationFrame(() => item.scrollIntoView({ block: 'nearest' }));
 }
 
 function resultItem(x: RecallResultView, i: number): HTMLElement {
-  return h('li', { class: 'result' },
+  return h('li', { class: 'result', 'data-memory-id': x.id },
     h('div', { class: 'result-head' },
       h('span', { class: 'rank' }, `#${i + 1}`),
       weightBar(x.relevance, 'relevance: the score relative to the best result (1.00)'),

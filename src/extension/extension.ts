@@ -8,6 +8,7 @@ import type { GraphTreeProvider } from './tree/graphTree';
 import { registerKnowledgeView } from './knowledge/knowledgeView';
 import { StoreKnowledgeSource } from './knowledge/storeKnowledgeSource';
 import { registerChatParticipant } from './chat/chatParticipant';
+import { registerRecallExplanations } from './knowledge/recallExplanations';
 import { registerMemoryOnlyModel } from './chat/memoryOnlyModel';
 import { registerMemoryDocuments } from './documents/memoryDocuments';
 import { registerTools } from './tools/lmTools';
@@ -65,7 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentM
   const graphTree = registerGraphTree(context, services);
   const panels = registerKnowledgeView(context, services);
   panels.source.setOpenerBySideEffect(() => services.runtime()); // the panel's first request opens the store
-  registerChatParticipant(context, services, docs);
+  registerChatParticipant(context, services, registerRecallExplanations(context, panels));
   registerMemoryOnlyModel(context, services);
   const tools = registerTools(context, services);
   const statusBar = registerStatusBar(context, services);

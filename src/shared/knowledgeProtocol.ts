@@ -221,6 +221,13 @@ export const hostMessageDecoder: Decoder<HostMessage> = tagged<HostMessage>({
     results: array(recallResultDecoder, L.recallLimitMax),
   }),
   select: object({ type: oneOf(['select']), id }),
+  explainRecall: object({
+    type: oneOf(['explainRecall']),
+    query: str(0, L.recallQueryLength),
+    focusId: id,
+    tookMs: num(0, 1e9),
+    results: array(recallResultDecoder, L.recallLimitMax),
+  }),
   error: object({
     type: oneOf(['error']),
     scope: oneOf(['list', 'detail', 'pin', 'recall', 'stats', 'focal', 'action', 'captures']),

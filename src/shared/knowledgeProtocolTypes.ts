@@ -246,6 +246,11 @@ export type HostMessage =
   | { readonly type: 'focal'; readonly focal: FocalResolution | null }
   | { readonly type: 'recallResult'; readonly requestId: number; readonly query: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'select'; readonly id: string }
+  /**
+   * Show why one memory was recalled for a question asked elsewhere (the @memory answer's "why?"
+   * link): the Recall tab shows that recall's results with `focusId`'s explanation open.
+   */
+  | { readonly type: 'explainRecall'; readonly query: string; readonly focusId: string; readonly tookMs: number; readonly results: readonly RecallResultView[] }
   | { readonly type: 'error'; readonly scope: ErrorScope; readonly message: string }
   /** The Captured tab's list, newest first (sent while the tab shows, and after each store change). */
   | { readonly type: 'captures'; readonly captures: readonly CapturedMemoryView[]; readonly capturedToday: number; readonly limit: number }

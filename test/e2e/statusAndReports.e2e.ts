@@ -1,9 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
-
-const MARKDOWN_EXTENSION_ID = 'vscode.markdown-language-features';
+import { UI_TIMEOUT_MS, frameWith, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 /** The editor tabs' labels (to prove no "Untitled" document was opened). */
 async function tabLabels(page: Page): Promise<string[]> {
@@ -18,33 +16,32 @@ async function closeTab(page: Page, label: RegExp): Promise<void> {
 }
 
 /**
- * Status and reports a person can read: Show Status and the maintenance report open as rendered
- * Markdown previews (no untitled, dirty document that chat would attach), and maintenance ends
- * with a one-line human summary and a "Show Report" button.
+ * Status and reports a person can read: Show Status and the maintenance report open rendered in
+ * titled tabs of their own (no untitled, dirty document that chat would attach; documentPanels.ts),
+ * and maintenance ends with a one-line human summary and a "Show Report" button. The reload of a
+ * report is in whyAndDocuments.e2e.ts.
  */
 export const tests: E2eTest[] = [
   {
-    name: 'Memory: Show Status opens a rendered, read-only preview with the feedback statistics',
-    async run({ page, screenshot, webview }) {
+    name: 'Memory: Show Status opens a rendered, read-only tab with the feedback statistics',
+    async run({ page, screenshot }) {
       const untitled = (await tabLabels(page)).filter((l) => /^Untitled/.test(l)).length;
       await runPaletteCommand(page, 'Memory: Show Status');
-      const preview = webview(MARKDOWN_EXTENSION_ID);
-      const heading = preview.locator('h1', { hasText: 'Agent Memory status' });
-      await heading.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const preview = await frameWith(page, 'main.document h1', /Agent Memory status/);
       const text = await plainText(preview.locator('body'));
       assert.match(text, /Aspect weights \(feedback\)/);
       assert.match(text, /Feedback loop \(this window\)/);
       assert.match(text, /Entity health/);
       assert.doesNotMatch(text, /\*\*/, 'rendered, not raw Markdown');
       assert.equal((await tabLabels(page)).filter((l) => /^Untitled/.test(l)).length, untitled, 'no untitled document');
-      assert.ok((await tabLabels(page)).some((l) => /^Preview status\.md$/.test(l)), 'a preview tab');
+      assert.ok((await tabLabels(page)).includes('Memory Status'), 'a titled tab');
       await screenshot('status-preview');
-      await closeTab(page, /Preview status\.md/);
+      await closeTab(page, /Memory Status/);
     },
   },
   {
     name: 'Memory: Run Maintenance ends with a human summary and Show Report opens the full report',
-    async run({ page, screenshot, webview }) {
+    async run({ page, screenshot }) {
       // Not runPaletteCommand: this command opens a second quick pick (the tasks) right away.
       await waitForWorkbench(page);
       await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
@@ -65,11 +62,10 @@ export const tests: E2eTest[] = [
       assert.match(message, /nothing to repair|integrity problems found/);
       await screenshot('maintenance-summary');
       await toast.locator('.monaco-button', { hasText: 'Show Report' }).click();
-      const preview = webview(MARKDOWN_EXTENSION_ID);
-      await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const preview = await frameWith(page, 'main.document h1', /Maintenance report/);
       assert.match(await plainText(preview.locator('body')), /Check store integrity[\s\S]*status: completed/);
       await screenshot('maintenance-report');
-      await closeTab(page, /Preview \d+\.md/);
+      await closeTab(page, /Maintenance Report, /);
     },
   },
 ];

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** Timeouts of workbench interactions; generous because the machine may be busy. */
 export const UI_TIMEOUT_MS = 30_000;
@@ -95,4 +95,20 @@ export async function askInChat(page: Page, text: string): Promise<void> {
   // The participant suggestion widget may be open after "@memory": close it, then send.
   await page.keyboard.press('Escape');
   await page.keyboard.press('Enter');
+}
+
+/**
+ * The first frame of the page in which `selector` (optionally with text) is visible, waiting for it:
+ * finds one webview among several of the same extension (the Knowledge view, a document tab).
+ */
+export async function frameWith(page: Page, selector: string, hasText?: RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      const loc = hasText ? f.locator(selector, { hasText }) : f.locator(selector);
+      if (await loc.first().isVisible().catch(() => false)) return f;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no frame shows ${selector}${hasText ? ` with ${hasText}` : ''} within ${timeoutMs} ms`);
 }

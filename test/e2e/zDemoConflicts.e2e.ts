@@ -1,7 +1,7 @@
 /**
  * Issue #27 on the demo seed (the 60 memories `npm start` seeds): Run Maintenance lists the demo's
  * three conflicts by what they say, side by side with their dates; *Keep newer* works from the
- * report (a link through the extension's URI handler) and from the Knowledge panel, and recall
+ * report (a command link in the report's document tab) and from the Knowledge panel, and recall
  * shows the answer at once; no entity disappears without a line in the report. The file sorts last
  * on purpose: it ingests the demo into the session's shared store (as `npm start` does, with the
  * CLI, while the window has the store open), which the earlier specs do not expect.
@@ -11,13 +11,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { openStore } from '../../src/core/store/openStore';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, waitForText, waitForWorkbench } from './workbench';
+import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, waitForText, waitForWorkbench } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
-const MARKDOWN_EXTENSION_ID = 'vscode.markdown-language-features';
 const STORE_SUBPATH = join('user-data', 'User', 'globalStorage', EXTENSION_ID, 'store');
 /** The e2e runner runs from the repository root (scripts/vscode/runE2e.mjs). */
 const REPO = process.cwd();
@@ -41,8 +40,8 @@ async function countEntities(dir: string): Promise<number> {
   try { return store.read((db) => db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities')?.n ?? 0); } finally { await store.close(); }
 }
 
-/** Memory: Run Maintenance → Run all, then Show Report; returns the preview frame. */
-async function runAllAndShowReport(page: Page, webview: (id: string) => FrameLocator): Promise<FrameLocator> {
+/** Memory: Run Maintenance → Run all, then Show Report; returns the report tab's frame. */
+async function runAllAndShowReport(page: Page): Promise<Frame> {
   await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -57,15 +56,14 @@ async function runAllAndShowReport(page: Page, webview: (id: string) => FrameLoc
   await toast.waitFor({ state: 'visible', timeout: 120_000 });
   console.log(`  ${await plainText(toast.locator('.notification-list-item-message'))}`);
   await toast.locator('.monaco-button', { hasText: 'Show Report' }).click();
-  const preview = webview(MARKDOWN_EXTENSION_ID);
-  await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  return preview;
+  // The report opens in a document tab of ours (src/extension/documents/documentPanels.ts).
+  return frameWith(page, 'main.document h1', /Maintenance report/);
 }
 
 export const tests: E2eTest[] = [
   {
     name: 'Demo conflicts: Run Maintenance lists the three by name, side by side with dates, and names every entity that went',
-    async run({ page, screenshot, webview, profileDir }) {
+    async run({ page, screenshot, profileDir }) {
       await waitForWorkbench(page);
       // The extension activates after startup; on a busy machine that can take longer than one UI wait.
       await page.locator('.activitybar a[aria-label^="Memory"]').first().waitFor({ state: 'visible', timeout: 120_000 });
@@ -77,7 +75,7 @@ export const tests: E2eTest[] = [
       console.log(`  seeded the demo in ${((Date.now() - t) / 1000).toFixed(1)} s: ${stdout.trim().split('\n').pop() ?? ''}`);
       const before = await countEntities(dir);
 
-      const preview = await runAllAndShowReport(page, webview);
+      const preview = await runAllAndShowReport(page);
       const body = preview.locator('body');
       const text = await waitForText(body, /Conflicts to resolve/);
       // The three demo conflicts, each by what it says and when.
@@ -101,22 +99,19 @@ export const tests: E2eTest[] = [
   },
   {
     name: 'Demo conflicts: Keep newer in the maintenance report works and the report says so',
-    async run({ page, screenshot, webview }) {
-      const preview = webview(MARKDOWN_EXTENSION_ID);
-      const body = preview.locator('body');
+    async run({ page, screenshot }) {
+      const preview = await frameWith(page, 'main.document h1', /Maintenance report/);
       const table = preview.locator('table', { hasText: 'SHORT_BOOK_PAGES is 220 now' });
       await table.scrollIntoViewIfNeeded();
+      // A command link: the report tab runs Agent Memory's own commands (docs/maintenance.md).
       await table.locator('xpath=following-sibling::p[1]').locator('a', { hasText: 'Keep newer' }).click();
       const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Kept the newer memory/ }).last();
       await toast.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      // The link opens in the same preview: what happened, and the way back to the report.
-      await preview.locator('h1', { hasText: 'Conflict resolved' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      assert.match(await plainText(body), /Kept the newer memory "The short-book threshold was raised: SHORT_BOOK_PAGES is 22.*" \(2026-09-18\); the older one is marked superseded\./);
+      assert.match(await plainText(toast.locator('.notification-list-item-message')), /Kept the newer memory "The short-book threshold was raised: SHORT_BOOK_PAGES is 22.*" \(2026-09-18\); the older one is marked superseded\./);
       await screenshot('demo-conflicts-report-keep-newer');
-      await preview.locator('a', { hasText: 'Back to the maintenance report' }).click();
-      await preview.locator('h1', { hasText: 'Maintenance report' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await waitForText(body, /Resolved on \d{4}-\d{2}-\d{2}: kept the newer one\./);
-      await preview.locator('h2', { hasText: 'Conflicts to resolve' }).scrollIntoViewIfNeeded();
+      // The open report re-renders its review sections with the answer.
+      const resolved = await frameWith(page, 'main.document', /Resolved on \d{4}-\d{2}-\d{2}: kept the newer one\./, 60_000);
+      await resolved.locator('h2', { hasText: 'Conflicts to resolve' }).scrollIntoViewIfNeeded();
       await screenshot('demo-conflicts-report-resolved');
     },
   },

@@ -7,8 +7,10 @@ import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import type { RecallResult } from '../../core/recall/recallTypes';
 import { recallMemories } from '../actions/memoryActions';
-import { memoryUri, SHOW_EXPLAIN_COMMAND, sourceUri } from '../documents/memoryDocuments';
-import type { MemoryDocuments } from '../documents/memoryDocuments';
+import { memoryUri, sourceUri } from '../documents/memoryDocuments';
+import { SHOW_EXPLAIN_COMMAND } from '../knowledge/recallExplanations';
+import { explainLinkArgs } from '../knowledge/recallExplanationStore';
+import type { RecallExplanations } from '../knowledge/recallExplanationStore';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, CHAT_ANSWER_ITEMS, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
@@ -20,7 +22,8 @@ const FORGET_COMMAND = 'agentMemory.forgetMemory';
 
 export interface RecallAnswerDeps {
   readonly rt: MemoryEngine;
-  readonly docs: MemoryDocuments;
+  /** Keeps each answer's recall so its "why?" links open it in the Knowledge panel. */
+  readonly explanations: RecallExplanations;
   readonly out: ChatOutput;
   readonly token: vscode.CancellationToken;
   readonly sessionKey: string | undefined;
@@ -40,8 +43,15 @@ function addReferences(deps: RecallAnswerDeps, results: readonly RecallResult[])
   }
 }
 
-function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly RecallResult[]): string {
-  return resultList(results, (_i, r) => `${commandLink('why?', SHOW_EXPLAIN_COMMAND, [deps.docs.keepExplain(query, r).toString()])} · ${commandLink('forget', FORGET_COMMAND, [r.id])}`);
+/**
+ * The numbered list with a "why?" link per memory (opens the Knowledge panel's Recall tab on this
+ * recall with that memory's explanation open: recallExplanations.ts) and a "forget" link.
+ * `recalled` is the whole recall the list was cut from, kept for the panel.
+ */
+function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly RecallResult[], recalled: readonly RecallResult[] = results): string {
+  const key = deps.explanations.keep(query, recalled);
+  const best = Math.max(0, ...recalled.map((r) => r.score));
+  return resultList(results, (_i, r) => `${commandLink('why?', SHOW_EXPLAIN_COMMAND, explainLinkArgs(key, r.id, query))} · ${commandLink('forget', FORGET_COMMAND, [r.id])}`, best);
 }
 
 /** The "show all" follow-up: asks @memory /recall the same question in the chat. */
@@ -79,7 +89,7 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
   const best = Math.max(0, ...results.map((r) => r.score));
   const byId = new Map(results.map((r) => [r.id, r.content]));
   const ctx = { best, nameOf: (id: string) => byId.get(id) };
-  const blocks = results.map((r, i) => `${resultList([r]).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain, ctx).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
+  const blocks = results.map((r, i) => `${resultList([r], undefined, best).replace(/^1\./, `${i + 1}.`)}${r.explain ? explainLines(r.explain, ctx).map((l) => `   ${l}`).join('\n') + '\n' : ''}`);
   deps.out.markdown(`Why these memories were recalled for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n${blocks.join('\n')}`);
   addReferences(deps, results);
   return results;
@@ -129,9 +139,9 @@ export async function answerQuestion(deps: RecallAnswerDeps, query: string, mode
   if (composed) {
     const shown = results.slice(0, CHAT_ANSWER_ITEMS);
     deps.out.markdown(`\n\n---\n**Recalled memories**${shown.length < results.length ? ` (the best ${shown.length} of ${results.length})` : ''}\n\n`);
-    deps.out.markdown(listWithWhy(deps, query, shown) + (shown.length < results.length ? `${showAllLink(query, results.length)}\n` : ''), true);
+    deps.out.markdown(listWithWhy(deps, query, shown, results) + (shown.length < results.length ? `${showAllLink(query, results.length)}\n` : ''), true);
   } else {
-    deps.out.markdown(memoriesOnlyAnswer(query, results, (ordered) => listWithWhy(deps, query, ordered), (total) => showAllLink(query, total)), true);
+    deps.out.markdown(memoriesOnlyAnswer(query, results, (ordered) => listWithWhy(deps, query, ordered, results), (total) => showAllLink(query, total)), true);
   }
   return { results, composed };
 }

@@ -11,7 +11,7 @@ import { isMemoryOnlyModel } from './memoryOnlyModel';
 import { SessionCapture, sessionKeyFromHistory } from './sessionCapture';
 import type { MemoryChatMetadata } from './sessionCapture';
 import { storeIsEmpty } from '../actions/memoryActions';
-import type { MemoryDocuments } from '../documents/memoryDocuments';
+import type { RecallExplanations } from '../knowledge/recallExplanationStore';
 import type { Services } from '../host/services';
 
 export const PARTICIPANT_ID = 'agent-memory.memory';
@@ -49,7 +49,7 @@ function followups(meta: MemoryChatMetadata): vscode.ChatFollowup[] {
   }
 }
 
-async function dispatch(services: Services, capture: SessionCapture, docs: MemoryDocuments, request: vscode.ChatRequest, chatContext: vscode.ChatContext, out: ChatOutput, token: vscode.CancellationToken): Promise<MemoryChatMetadata> {
+async function dispatch(services: Services, capture: SessionCapture, explanations: RecallExplanations, request: vscode.ChatRequest, chatContext: vscode.ChatContext, out: ChatOutput, token: vscode.CancellationToken): Promise<MemoryChatMetadata> {
   const command = request.command ?? 'ask';
   const prompt = request.prompt.trim();
   const rt = await services.runtime();
@@ -64,7 +64,7 @@ async function dispatch(services: Services, capture: SessionCapture, docs: Memor
   const sessionKey = session?.key;
   const startMemories = session?.startMemories ?? [];
   await capture.turn(rt, sessionKey, 'user', command === 'ask' ? prompt : `/${command} ${prompt}`);
-  const deps = { rt, docs, out, token, sessionKey, startMemories };
+  const deps = { rt, explanations, out, token, sessionKey, startMemories };
   // How many memories the answer numbered: the session-start ones are numbered after them.
   let listed = 0;
   switch (command) {
@@ -85,7 +85,7 @@ async function dispatch(services: Services, capture: SessionCapture, docs: Memor
   return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}), ...(startMemories.length ? { sessionStart: startMemories.map((m) => m.id) } : {}) };
 }
 
-export function registerChatParticipant(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): void {
+export function registerChatParticipant(context: vscode.ExtensionContext, services: Services, explanations: RecallExplanations): void {
   let last: ChatRequestRecord | undefined;
   const capture = new SessionCapture(services);
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
@@ -95,7 +95,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
     const out = new ChatOutput(stream);
     let metadata: MemoryChatMetadata = { command: request.command ?? 'ask' };
     try {
-      metadata = await dispatch(services, capture, docs, request, chatContext, out, token);
+      metadata = await dispatch(services, capture, explanations, request, chatContext, out, token);
     } catch (e) {
       services.logger.warn(`@memory ${metadata.command}: ${userMessage(e)}`);
       out.markdown(`Agent Memory could not do that: ${userMessage(e)}`);

@@ -1,7 +1,7 @@
 /**
- * Markdown for recalled memories (chat answers, tool results, the explain document). vscode-free.
+ * Markdown for recalled memories (chat answers, tool results). vscode-free.
  */
-import { EXPLAIN_LEGEND, explainText } from '../../core/recall/explainText';
+import { explainText, relevanceOf } from '../../core/recall/explainText';
 import type { ExplainTextOptions } from '../../core/recall/explainText';
 import type { Explain, RecallResult } from '../../core/recall/recallTypes';
 
@@ -50,23 +50,19 @@ export function staleLabel(r: RecallResult, results: readonly RecallResult[], ma
   return `${verb} by a newer memory`;
 }
 
-/** One line per memory: number, type, snippet, date, stale mark; `link(i, r)` may append a markdown link. */
-export function resultList(results: readonly RecallResult[], link?: (index: number, r: RecallResult) => string): string {
+/**
+ * One line per memory: number, type, snippet, date, relevance, stale mark; `link(i, r)` may append
+ * a markdown link. Relevance is on the documented 0–1 scale (src/shared/explainLegend.ts): the
+ * score relative to `best`, the recall's best score (by default the best of `results`), never the
+ * raw fused score, which can exceed 1 after boosts (issue #25).
+ */
+export function resultList(results: readonly RecallResult[], link?: (index: number, r: RecallResult) => string, best = Math.max(0, ...results.map((r) => r.score))): string {
   return results.map((r, i) => {
     const extra = link ? ` ${link(i, r)}` : '';
     const stale = staleLabel(r, results);
     const mark = stale ? ` — **${escapeMarkdown(stale)}**` : '';
-    return `${i + 1}. **${escapeMarkdown(r.type)}** — ${escapeMarkdown(snippet(r.content))} _(${r.createdAt.slice(0, 10)}, score ${r.score.toFixed(2)})_${mark}${extra}`;
+    return `${i + 1}. **${escapeMarkdown(r.type)}** — ${escapeMarkdown(snippet(r.content))} _(${r.createdAt.slice(0, 10)}, relevance ${relevanceOf(r.score, best).toFixed(2)})_${mark}${extra}`;
   }).join('\n') + '\n';
-}
-
-/** A standalone document for one recalled memory and why it was recalled. */
-export function explainDocument(query: string, r: RecallResult, ctx: ExplainTextOptions = {}): string {
-  const lines = [`# Why recalled`, '', `Query: ${escapeMarkdown(query)}`, '', `## The memory`, '', r.content, '',
-    `- type: ${r.type}`, `- created: ${r.createdAt}`];
-  if (r.sourceId) lines.push(`- source: ${r.sourceId}`);
-  if (r.explain) lines.push('', '## Why', '', ...explainLines(r.explain, ctx), '', '## How to read this', '', ...EXPLAIN_LEGEND.map((l) => `- ${escapeMarkdown(l)}`));
-  return lines.join('\n') + '\n';
 }
 
 /**

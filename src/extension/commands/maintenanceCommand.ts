@@ -8,9 +8,8 @@ import { MemoryError } from '../../core/errors';
 import type { MaintenanceReport, TaskReport } from '../../core/maintenance/maintenanceTypes';
 import type { Services } from '../host/services';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
-import { showRenderedDocument } from '../documents/memoryDocuments';
 import { registerSafe } from './commandUtil';
-import { maintenanceHeadline, maintenanceReportMarkdown } from './maintenanceText';
+import { maintenanceHeadline, maintenanceReportMarkdown, maintenanceReportTitle } from './maintenanceText';
 import { registerReview } from '../review/registerReview';
 import type { Review } from '../review/registerReview';
 
@@ -59,16 +58,16 @@ export async function runMaintenance(services: Services, docs: MemoryDocuments, 
   });
   if (!report) throw new MemoryError('E_INTERNAL', 'Maintenance ended without a report.');
   services.logger.info(reportSummary(report));
-  // The conflicts to resolve and the changes to undo are read afresh whenever the report shows (src/extension/review).
+  const markdown = maintenanceReportMarkdown(report);
+  // The conflicts to resolve and the changes to undo are read afresh whenever the report is shown
+  // and after each answer (src/extension/review).
   const conflictIds = review ? rt.conflicts().map((c) => c.id) : [];
-  let reportPath = '';
-  const reportUri = docs.keepReport(maintenanceReportMarkdown(report), review ? () => review.sections(report.runId, conflictIds, reportPath) : undefined);
-  reportPath = reportUri.path;
+  const live = review ? (): Promise<string> => review.sections(report.runId, conflictIds) : undefined;
   const failed = report.tasks.some((t) => t.status === 'failed');
   const show = failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command resolves with the report while the notification waits for the user.
   void show(maintenanceHeadline(report), SHOW_REPORT).then((pick) => {
-    if (pick === SHOW_REPORT) void showRenderedDocument(reportUri);
+    if (pick === SHOW_REPORT) void docs.showReport(maintenanceReportTitle(report), markdown, live);
   });
   return report;
 }

@@ -70,6 +70,11 @@ function runWhen(r: MaintenanceReport): string {
   return `${day} ${t(r.startedAt)}–${r.finishedAt.slice(0, 10) === day ? t(r.finishedAt) : `${r.finishedAt.slice(0, 10)} ${t(r.finishedAt)}`} UTC`;
 }
 
+/** The report tab's title: "Maintenance Report, 2026-12-02 03:31 UTC" (documentPanels.ts). */
+export function maintenanceReportTitle(r: MaintenanceReport): string {
+  return `Maintenance Report, ${r.startedAt.slice(0, 10)} ${r.startedAt.slice(11, 16)} UTC`;
+}
+
 /** The full report as Markdown: the headline, then one section per task with every counter. */
 export function maintenanceReportMarkdown(r: MaintenanceReport): string {
   const out = ['# Maintenance report', '', maintenanceHeadline(r), '', `${r.runId.startsWith('manual:') ? 'Run by hand' : 'Scheduled run'}, ${runWhen(r)}.`, ''];

@@ -13,7 +13,6 @@ import { getEntityHealth } from '../../core/predictor/entityHealth';
 import { healthEmptyReason } from '../../core/predictor/healthEmptyReason';
 import { knowledgeStats } from '../../core/feedback/knowledgeStats';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
-import { showRenderedDocument } from '../documents/memoryDocuments';
 import { statusDocument } from '../status/statusText';
 import { AGENT_ID } from '../actions/memoryActions';
 import { inform, registerSafe } from './commandUtil';
@@ -45,14 +44,13 @@ async function statusText(services: Services, extra?: StatusSection): Promise<st
 export type StatusSection = (rt: MemoryEngine) => Promise<string>;
 
 /**
- * Memory: Show Status — a rendered, read-only preview of agent-memory:/status.md (never an
- * untitled document: that would be dirty, and chat attaches it as context). Returns the Markdown
- * (for callers and tests).
+ * Memory: Show Status — the status rendered in its "Memory Status" tab (documentPanels.ts: never
+ * an untitled document, which would be dirty and which chat attaches as context; restored after a
+ * reload). Returns the Markdown (for callers and tests).
  */
 async function showStatus(services: Services, docs: MemoryDocuments, extra?: StatusSection): Promise<string> {
   const text = await statusText(services, extra);
-  docs.setStatusSource(() => statusText(services, extra));
-  await showRenderedDocument(docs.refreshStatus());
+  await docs.showStatus();
   return text;
 }
 
@@ -77,6 +75,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
       await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
     }),
   );
+  // Set now, not when the command first runs: a status tab restored after a reload recomputes it.
+  docs.setStatusSource(() => statusText(services, extraStatus));
   registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services, docs, extraStatus));
   registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel(services));
   registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {

@@ -169,11 +169,16 @@ class ServicesImpl implements Services {
     this.attach(rt);
     this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
     // The first recall would otherwise wait for the model and the vector index to load (seconds).
-    const warming = Date.now();
-    void rt.warm().then(
-      () => this.logger.info(`embedding model and vector index ready in ${Date.now() - warming} ms`),
-      (e: unknown) => this.logger.debug(`warming the embedding model: ${userMessage(e)}`),
-    );
+    // Started on the next turn of the event loop: warm() loads the vector index synchronously, and
+    // whoever waited for the store (the Knowledge panel's first list) goes first (issue #27).
+    const warmTimer = setTimeout(() => {
+      const warming = Date.now();
+      void rt.warm().then(
+        () => this.logger.info(`embedding model and vector index ready in ${Date.now() - warming} ms`),
+        (e: unknown) => this.logger.debug(`warming the embedding model: ${userMessage(e)}`),
+      );
+    }, 0);
+    warmTimer.unref?.();
     const recovery = rt.store.recovery;
     if (recovery) {
       // The store repaired itself; say so once, with what was lost (docs/store.md, "Recovery").

@@ -5,7 +5,7 @@
  */
 import { decodeWebviewMessage } from '../../../src/shared/knowledgeProtocol';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
-import type { EntitySummary, ErrorScope, HostMessage, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
+import type { EntitySummary, ErrorScope, HostMessage, RecallResultView, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
 import type { Logger } from '../../core/logger';
 import { MemoryError, userMessage } from '../../core/errors';
 import type { Disposable } from '../../core/store/storeTypes';
@@ -16,6 +16,14 @@ import { diffWindow } from './listDiff';
 export interface KnowledgeActions {
   openInTree(id: string): Promise<void>;
   copyText(text: string): Promise<void>;
+}
+
+/** One recall's results and the memory whose explanation to open (the explainRecall message). */
+export interface RecallExplanationView {
+  readonly query: string;
+  readonly focusId: string;
+  readonly tookMs: number;
+  readonly results: readonly RecallResultView[];
 }
 
 interface ListState {
@@ -42,6 +50,13 @@ export class KnowledgeController implements Disposable {
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private disposed = false;
+  /** First-open timing (issue #27, "Fast panel"): when this panel's webview got its HTML, said
+   *  ready, and got its first list; logged once so "Memory: Show Logs" says where the time went. */
+  private readonly openedAt = performance.now();
+  private readyAt: number | undefined;
+  private firstListLogged = false;
+  /** Set when 'ready' came before the first list: stats and focal entities wait for the list. */
+  private overviewAfterList = false;
 
   constructor(
     private readonly source: KnowledgeDataSource,
@@ -73,6 +88,14 @@ export class KnowledgeController implements Disposable {
   }
 
   /**
+   * Asks the webview to show why a memory was recalled (the Recall tab, that recall's results, the
+   * memory's explanation open): where the @memory answer's "why?" link leads (recallExplanations.ts).
+   */
+  showRecallExplanation(explanation: RecallExplanationView): void {
+    this.send({ type: 'explainRecall', ...explanation });
+  }
+
+  /**
    * Re-reads what the panel shows after a store change and sends only what changed: a delta of
    * changed rows when the list order is unchanged, otherwise a reset of the visible page; stats,
    * focal entities and the open detail. Concurrent calls coalesce into one more run.
@@ -101,7 +124,14 @@ export class KnowledgeController implements Disposable {
   private async dispatch(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
+        this.readyAt ??= performance.now();
         this.ready = true;
+        // The list first (what the panel is opened for): stats and focal entities cost a few table
+        // scans (≈0.2 s at 10k entities, bench/results/knowledgeSource.json) and would delay it.
+        if (!this.firstListLogged) {
+          this.overviewAfterList = true;
+          return;
+        }
         return this.sendOverview();
       case 'showSection':
         this.overviewVisible = m.section === 'overview';
@@ -111,7 +141,14 @@ export class KnowledgeController implements Disposable {
         return this.refresh();
       case 'search':
         this.list = { query: m.query, entityType: m.entityType, lo: 0, hi: 0, sent: new Map(), total: 0, lastOffset: 0 };
-        return this.sendPage(0, 0, PANEL_CONFIG.pageSize, true);
+        try {
+          return await this.sendPage(0, 0, PANEL_CONFIG.pageSize, true);
+        } finally {
+          if (this.overviewAfterList) {
+            this.overviewAfterList = false;
+            await this.sendOverview();
+          }
+        }
       case 'requestPage':
         this.list.lastOffset = m.offset;
         return this.sendPage(m.requestId, m.offset, m.limit, false);
@@ -138,6 +175,7 @@ export class KnowledgeController implements Disposable {
 
   private async sendPage(requestId: number, offset: number, limit: number, reset: boolean): Promise<void> {
     const { query, entityType } = this.list;
+    const asked = performance.now();
     const page = await this.source.listEntities({ query, entityType, offset, limit });
     if (query !== this.list.query || entityType !== this.list.entityType) return; // a newer search won
     if (offset > page.total) return this.sendPage(requestId, Math.max(0, page.total - limit), limit, true); // the list shrank
@@ -153,6 +191,15 @@ export class KnowledgeController implements Disposable {
     s.lo = Math.min(s.lo, offset);
     s.hi = Math.max(s.hi, offset + page.entities.length);
     this.send({ type: 'page', requestId, query, entityType, offset, total: page.total, reset, entities: page.entities, types: page.types });
+    this.logFirstList(asked, page.total);
+  }
+
+  private logFirstList(asked: number, total: number): void {
+    if (this.firstListLogged) return;
+    this.firstListLogged = true;
+    const now = performance.now();
+    const ms = (a: number, b: number): number => Math.round(b - a);
+    this.logger.info(`Knowledge panel: first list (${total} entities) ${ms(this.openedAt, now)} ms after the panel opened: webview ready after ${this.readyAt === undefined ? '?' : ms(this.openedAt, this.readyAt)} ms, list query ${ms(asked, now)} ms (including opening the store when it was not open yet)`);
   }
 
   private async refreshList(): Promise<void> {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../host/services';
 import { knowledgeHtml } from './knowledgeHtml';
 import { KnowledgeController } from './knowledgeController';
-import type { KnowledgeActions } from './knowledgeController';
+import type { KnowledgeActions, RecallExplanationView } from './knowledgeController';
 import type { KnowledgeDataSource } from './knowledgeDataSource';
 import { SwitchableKnowledgeSource } from './switchableSource';
 import { CapturesController } from './capturesController';
@@ -44,6 +44,7 @@ export class KnowledgePanels implements vscode.Disposable {
   private viewController: KnowledgeController | undefined;
   private editorPanel: { panel: vscode.WebviewPanel; controller: KnowledgeController } | undefined;
   private pendingEntity: string | undefined;
+  private pendingExplanation: RecallExplanationView | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly sourceListener: { dispose(): void };
 
@@ -97,6 +98,27 @@ export class KnowledgePanels implements vscode.Disposable {
     await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
   }
 
+  /**
+   * Shows why a memory was recalled in the visible editor tab of the panel, else in the Memory
+   * container's view (focused; delivered once its webview says it is ready when it was closed).
+   */
+  async showRecallExplanation(explanation: RecallExplanationView): Promise<void> {
+    if (this.editorPanel?.panel.visible) {
+      this.editorPanel.controller.showRecallExplanation(explanation);
+      this.editorPanel.panel.reveal();
+      return;
+    }
+    const view = this.viewController;
+    // A hidden view's webview reloads when shown (no retained context): deliver after its 'ready'.
+    if (view && this.controllers.get(view)?.()) {
+      view.showRecallExplanation(explanation);
+      await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+      return;
+    }
+    this.pendingExplanation = explanation;
+    await vscode.commands.executeCommand(`${KNOWLEDGE_VIEW_ID}.focus`);
+  }
+
   dispose(): void {
     clearTimeout(this.refreshTimer);
     this.sourceListener.dispose();
@@ -137,6 +159,11 @@ export class KnowledgePanels implements vscode.Disposable {
         const id = this.pendingEntity;
         this.pendingEntity = undefined;
         await controller.showEntity(id);
+      }
+      if (this.pendingExplanation !== undefined && isReady(raw) && controller === this.viewController) {
+        const explanation = this.pendingExplanation;
+        this.pendingExplanation = undefined;
+        controller.showRecallExplanation(explanation);
       }
     });
     onDidDispose(() => {
@@ -197,7 +224,11 @@ export function registerKnowledgeView(context: vscode.ExtensionContext, services
     vscode.window.registerWebviewPanelSerializer(KNOWLEDGE_PANEL_TYPE, {
       deserializeWebviewPanel: async (panel) => { panels.adoptPanel(panel); },
     }),
-    vscode.commands.registerCommand(OPEN_IN_EDITOR_COMMAND, () => { panels.openInEditor(); }),
+    vscode.commands.registerCommand(OPEN_IN_EDITOR_COMMAND, () => {
+      // With the first-list line (knowledgeController.ts), says where a slow first open went.
+      services.logger.info('Knowledge panel: opening in an editor tab');
+      panels.openInEditor();
+    }),
     vscode.commands.registerCommand(SHOW_ENTITY_COMMAND, async (id: unknown) => {
       if (typeof id === 'string' && id) await panels.showEntity(id);
       else if (isEntityNode(id)) await panels.showEntity(id.entityId);

@@ -1,13 +1,13 @@
 /**
  * Resolving conflicts and undoing maintenance changes from the editor (issue #27):
  * *Memory: Resolve Conflicts…* and *Memory: Undo a Maintenance Change…* (a quick pick when called
- * without arguments), the links of the maintenance report (reviewText.ts, reportLinks below), and
- * the live review sections of a report.
+ * without arguments), the command links of the maintenance report (reviewText.ts, REPORT_LINKS
+ * below), and the live review sections of a report.
  */
 import * as vscode from 'vscode';
 import { CONFLICT_CHOICES, conflictById } from '../../core/consolidation/conflictRecords';
 import type { ConflictChoice, ConflictRecord } from '../../core/consolidation/conflictRecords';
-import { MemoryError, userMessage } from '../../core/errors';
+import { MemoryError } from '../../core/errors';
 import type { MemoryDocuments } from '../documents/memoryDocuments';
 import type { Services } from '../host/services';
 import { registerSafe } from '../commands/commandUtil';
@@ -25,38 +25,31 @@ const snippet = (s: string, n = 80): string => {
 const CHOICE_LABELS: Readonly<Record<ConflictChoice, string>> = { 'keep-newer': 'Keep newer', 'keep-older': 'Keep older', 'both-true': 'Both are true' };
 
 export interface Review {
-  /** The live review sections of the report at `reportPath` of run `runId` (re-read whenever the report is shown). */
-  sections(runId: string, conflictIds: readonly string[], reportPath: string): Promise<string>;
+  /** The live review sections of the report of run `runId` (re-read whenever the report is shown or refreshed). */
+  sections(runId: string, conflictIds: readonly string[]): Promise<string>;
 }
 
 /**
- * The report's links are relative document links (`../review/<report>/conflict/<choice>/<id>.md`):
- * VS Code's Markdown preview hands only those to the extension (it ignores `command:` links, and in
- * the browser the workbench ignores the extension's own `<scheme>://` URIs in a webview), and opens
- * them as documents of this extension (memoryDocuments.ts#setReviewAction), which act once.
+ * The report's links are command links: the report renders in a document tab of ours
+ * (documents/documentPanels.ts) that runs only Agent Memory's own commands.
  */
-function reportLinks(reportPath: string): ReviewLinks {
-  const report = /\/report\/([^/]+)\.md$/.exec(reportPath)?.[1] ?? '0';
-  return {
-    // The answer is the file name, so the preview's tab reads "Preview keep-newer.md".
-    conflict: (id, choice) => `../review/${report}/conflict/${encodeURIComponent(id)}/${choice}.md`,
-    undo: (id) => `../review/${report}/change/${encodeURIComponent(id)}/undo.md`,
-  };
-}
+const commandLink = (command: string, args: readonly string[]): string => `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
+const REPORT_LINKS: ReviewLinks = {
+  conflict: (id, choice) => commandLink(RESOLVE_CONFLICT_COMMAND, [id, choice]),
+  undo: (id) => commandLink(UNDO_CHANGE_COMMAND, [id]),
+};
 
-const REVIEW_PATH_RE = /^\/review\/([^/]+)\/(?:conflict|change)\/([^/]+)\/(keep-newer|keep-older|both-true|undo)\.md$/;
-
-/** Registers the commands and the URI handler; `docs` refreshes open reports after an answer. */
+/** Registers the commands; `docs` refreshes open reports after an answer. */
 export function registerReview(context: vscode.ExtensionContext, services: Services, docs: MemoryDocuments): Review {
   const resolveNow = async (conflictId: string, answer: ConflictChoice): Promise<string> => {
     const r = await (await services.runtime()).resolveConflict(conflictId, answer);
-    docs.refreshReports();
+    await docs.refreshReports();
     void vscode.window.showInformationMessage(r.message);
     return r.message;
   };
   const undoNow = async (changeId: string): Promise<string> => {
     const c = await (await services.runtime()).undoMaintenanceChange(changeId);
-    docs.refreshReports();
+    await docs.refreshReports();
     const message = `Undone: "${c.subject}" is its own entity again (no longer merged into "${c.target ?? '?'}").`;
     void vscode.window.showInformationMessage(message);
     return message;
@@ -99,28 +92,12 @@ export function registerReview(context: vscode.ExtensionContext, services: Servi
     return undoNow(changeId);
   };
 
-  // A report link, opened as a document: the answer or the undo, and the way back to the report.
-  docs.setReviewAction(async (path) => {
-    const m = REVIEW_PATH_RE.exec(path);
-    if (!m) return `Unknown Agent Memory link: ${path}\n`;
-    const back = `[Back to the maintenance report](../../../../report/${m[1] ?? '0'}.md)`;
-    const id = decodeURIComponent(m[2] ?? '');
-    const answer = m[3] === 'undo' ? undefined : (m[3] as ConflictChoice);
-    try {
-      const said = answer ? await resolveNow(id, answer) : await undoNow(id);
-      return `# ${answer ? 'Conflict resolved' : 'Change undone'}\n\n${said}\n\n${back}\n`;
-    } catch (e) {
-      services.logger.warn(`${answer ? 'Resolve Conflicts' : 'Undo a Maintenance Change'}: ${userMessage(e)}`);
-      return `# Nothing was changed\n\n${userMessage(e)}\n\n${back}\n`;
-    }
-  });
-
   registerSafe(context, services, RESOLVE_CONFLICT_COMMAND, 'Resolve Conflicts', resolve);
   registerSafe(context, services, UNDO_CHANGE_COMMAND, 'Undo a Maintenance Change', undo);
 
   return {
-    async sections(runId, conflictIds, reportPath) {
-      const links = reportLinks(reportPath);
+    async sections(runId, conflictIds) {
+      const links = REPORT_LINKS;
       const rt = await services.runtime();
       // The conflicts this report listed (answered ones say how), then any found since.
       const listed = rt.store.read((db) => conflictIds.map((id) => conflictById(db, id)).filter((c): c is ConflictRecord => c !== undefined));

@@ -2,8 +2,8 @@
  * The maintenance report's review sections as Markdown (vscode-free, unit-tested): the conflicts to
  * resolve, each as the two memories side by side with their dates and three links (Keep newer,
  * Keep older, Both are true), and every change maintenance made (which entity, into what, why)
- * with an Undo link while its window is open (docs/maintenance.md). The links are relative document
- * links the extension answers (registerReview.ts#reportLinks): the Markdown preview runs no `command:` link.
+ * with an Undo link while its window is open (docs/maintenance.md). The links are command links
+ * (registerReview.ts#REPORT_LINKS), run by the report's document tab.
  */
 import type { ConflictChoice, ConflictRecord } from '../../core/consolidation/conflictRecords';
 import type { MaintenanceChange } from '../../core/maintenance/maintenanceUndo';

@@ -15,6 +15,8 @@ import { entityTypeIcon } from '../../../webview/entityTypeIcons';
 import { teamMarks } from '../../core/team/teamMarks';
 import type { TeamMark } from '../../core/team/teamMarks';
 import { teamMarkLabel, teamMarkSentence } from '../../../webview/teamMarkText';
+import { readEntityDetail } from '../knowledge/entityViews';
+import type { AttributeView } from '../../shared/knowledgeProtocolTypes';
 
 /** Entities the tree lists at most (the Knowledge panel's list scales further). */
 export const TREE_MAX_ENTITIES = 5_000;
@@ -42,11 +44,50 @@ export function entityNode(e: EntitySummary, parent: string): GraphNode {
   };
 }
 
+/** A current fact as the hover shows it: its value line, since when, and the sentence it came from. */
+export interface CurrentFact {
+  readonly content: string;
+  /** "220 since 2026-08-29; was 180 (2026-08-04)" when it replaced older values, else null. */
+  readonly note: string | null;
+  readonly observedAt: string | null;
+  readonly source: string | null;
+}
+
 /** What an entity's hover says (read when the pointer rests on it). */
-export type EntityTooltipFacts = EntityHoverCounts;
+export type EntityTooltipFacts = EntityHoverCounts & {
+  /** Current facts, those that replaced older values first (at most HOVER_FACTS). */
+  readonly current?: readonly CurrentFact[];
+  /** Older values kept as history. */
+  readonly history?: number;
+};
+
+/** Current facts a hover lists. */
+export const HOVER_FACTS = 5;
+
+const day = (iso: string | null): string => (iso ? iso.slice(0, 10) : 'an unknown date');
+
+/**
+ * The entity's attributes as the Knowledge panel's detail shapes them (entityViews.ts: currentness
+ * notes, dates, sources), current first (newest first), then the superseded ones as history.
+ */
+function attributeViews(db: SqlReader, entityId: string): AttributeView[] {
+  const detail = readEntityDetail(db, AGENT_ID, entityId, () => null);
+  return detail ? [...detail.aspects.flatMap((a) => a.attributes), ...detail.unassigned] : [];
+}
+
+function currentFirst(views: readonly AttributeView[]): AttributeView[] {
+  const newest = (a: AttributeView, b: AttributeView): number => (b.observedAt ?? '').localeCompare(a.observedAt ?? '');
+  const current = views.filter((v) => v.status === 'active').sort((a, b) => Number(b.currentnessNote !== null) - Number(a.currentnessNote !== null) || newest(a, b));
+  return [...current, ...views.filter((v) => v.status !== 'active').sort(newest)];
+}
 
 export function entityTooltipFacts(db: SqlReader, entityId: string): EntityTooltipFacts | undefined {
-  return entityHoverCounts(db, entityId);
+  const counts = entityHoverCounts(db, entityId);
+  if (!counts) return undefined;
+  const views = currentFirst(attributeViews(db, entityId));
+  const current = views.filter((v) => v.status === 'active').slice(0, HOVER_FACTS)
+    .map((v) => ({ content: v.content, note: v.currentnessNote, observedAt: v.observedAt, source: v.source }));
+  return { ...counts, current, history: views.filter((v) => v.status === 'superseded').length };
 }
 
 /** Markdown-escapes text for a hover (names come from memories). */
@@ -54,15 +95,28 @@ function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
-/** The hover of an entity: its name, then type, mentions, aspects, attributes, relations and pin state. */
+/**
+ * The hover of an entity: its name, then type, mentions, aspects, attributes, relations and pin
+ * state; then what is current now, each fact with its date and source, values it replaced as
+ * history ("220 since 2026-08-29; was 180 (2026-08-04)"), as the panel's entity detail shows them.
+ */
 export function entityTooltipMarkdown(f: EntityTooltipFacts): string {
-  return [
+  const lines = [
     `**${md(f.name)}**`,
     '',
     `${md(f.type)} · ${plural(f.mentions, 'mention')} · ${plural(f.aspects, 'aspect')} · ${plural(f.attributes, 'attribute')} · ${plural(f.relations, 'relation')}`,
     '',
     f.pinned ? 'Pinned: always focal in recall.' : 'Not pinned.',
-  ].join('\n');
+  ];
+  if (f.current?.length) {
+    lines.push('', '**Current**', '');
+    for (const c of f.current) {
+      const head = c.note ? `${md(snippet(c.content, TREE_LABEL_CHARS))}: ${md(c.note)}` : `${md(snippet(c.content, TREE_LABEL_CHARS))} (since ${day(c.observedAt)})`;
+      lines.push(`- ${head}${c.source ? ` — from "${md(snippet(c.source, TREE_LABEL_CHARS))}"` : ''}`);
+    }
+  }
+  if (f.history) lines.push('', `${plural(f.history, 'older value')} kept as history (expand the entity).`);
+  return lines.join('\n');
 }
 
 /** Root nodes; [] when the graph is empty (the view then shows its welcome content). */
@@ -101,19 +155,42 @@ export function entityChildren(db: SqlReader, entityId: string, parent: string):
 }
 
 /** Attribute icons: a plain note; a teammate's memory (team replica); this store's own shared memory. */
-export const ATTRIBUTE_ICONS = { personal: 'note', team: 'organization', sharedByMe: 'cloud-upload' } as const;
+export const ATTRIBUTE_ICONS = { personal: 'note', team: 'organization', sharedByMe: 'cloud-upload', history: 'history' } as const;
+
+/**
+ * What an attribute row says beside its text: a current fact its date and the values it replaced
+ * ("220 since 2026-08-29; was 180 (2026-08-04)"), an old one that it is history and until when.
+ */
+export function attributeDescription(v: AttributeView): string {
+  const kind = v.kind === 'constraint' ? 'constraint · ' : '';
+  if (v.status === 'active') return `${kind}${v.currentnessNote ?? `since ${day(v.observedAt)}`}`;
+  if (v.status === 'superseded') return `${kind}history · ${v.currentnessNote ?? `from ${day(v.observedAt)}`}`;
+  return `${kind}deleted`;
+}
+
+/** An attribute's hover text: the fact, its currentness, its date and the sentence it came from. */
+export function attributeTooltip(v: AttributeView): string {
+  const lines = [v.content];
+  if (v.currentnessNote) lines.push('', v.currentnessNote);
+  lines.push('', `${v.status === 'active' ? 'Current' : v.status === 'superseded' ? 'History (superseded)' : 'Deleted'}; stated ${day(v.observedAt)}.`);
+  if (v.source) lines.push('', `Source: ${snippet(v.source, 400)}`);
+  return lines.join('\n');
+}
 
 export function aspectChildren(db: SqlReader, aspectId: string, entityId: string, parent: string): GraphNode[] {
-  const rows = aspectAttributes(db, aspectId);
+  const rows = new Map(aspectAttributes(db, aspectId).map((x) => [x.id, x]));
+  // Current facts first, then the older values as history, shaped like the panel's detail.
+  const views = currentFirst(attributeViews(db, entityId).filter((v) => rows.has(v.id)));
   // Team memories and their author (docs/team.md "In VS Code"): one lookup for the aspect's memories.
-  const marks = teamMarks(db, rows.flatMap((x) => (x.memoryId ? [x.memoryId] : [])));
-  return rows.map((x) => {
-    const team = x.memoryId ? marks.get(x.memoryId) ?? null : null;
+  const marks = teamMarks(db, [...rows.values()].flatMap((x) => (x.memoryId ? [x.memoryId] : [])));
+  return views.map((v) => {
+    const memoryId = rows.get(v.id)?.memoryId ?? null;
+    const team = memoryId ? marks.get(memoryId) ?? null : null;
     return {
-      kind: 'attribute', id: `${parent}/t:${x.id}`, entityId, memoryId: x.memoryId, label: snippet(x.content, TREE_LABEL_CHARS),
-      description: `${x.kind}${x.status === 'active' ? '' : ` · ${x.status}`} · importance ${x.importance.toFixed(2)}${team ? ` · ${teamMarkLabel(team)}` : ''}`,
-      tooltip: team ? `${x.content}\n\n${teamMarkSentence(team)}` : x.content,
-      icon: team ? (team.mine ? ATTRIBUTE_ICONS.sharedByMe : ATTRIBUTE_ICONS.team) : ATTRIBUTE_ICONS.personal, team,
+      kind: 'attribute', id: `${parent}/t:${v.id}`, entityId, memoryId, label: snippet(v.content, TREE_LABEL_CHARS),
+      description: `${attributeDescription(v)}${team ? ` · ${teamMarkLabel(team)}` : ''}`,
+      tooltip: team ? `${attributeTooltip(v)}\n\n${teamMarkSentence(team)}` : attributeTooltip(v),
+      icon: team ? (team.mine ? ATTRIBUTE_ICONS.sharedByMe : ATTRIBUTE_ICONS.team) : v.status === 'active' ? ATTRIBUTE_ICONS.personal : ATTRIBUTE_ICONS.history, team,
     };
   });
 }

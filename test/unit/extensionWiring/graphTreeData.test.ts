@@ -5,7 +5,8 @@ import { noProgress } from '../../../src/core/hostContext';
 import { silentLogger } from '../../../src/core/logger';
 import { readMemorySettings } from '../../../src/core/config/memorySettings';
 import { entityMemories } from '../../../src/core/graph/entityTreeQueries';
-import { aspectChildren, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
+import { aspectChildren, attributeDescription, attributeTooltip, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
+import type { AttributeView } from '../../../src/shared/knowledgeProtocolTypes';
 import type { GraphNode } from '../../../src/extension/tree/graphTreeData';
 import { rememberText, setEntityPinned } from '../../../src/extension/actions/memoryActions';
 import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
@@ -76,7 +77,8 @@ describe('graph tree nodes from the store', () => {
     const facts = rt.store.read((db) => entityTooltipFacts(db, id));
     assert.ok(facts && facts.aspects > 0 && facts.relations > 0, JSON.stringify(facts));
     assert.deepEqual({ type: facts.type, mentions: facts.mentions, pinned: facts.pinned }, { type: 'tool', mentions: 2, pinned: true });
-    assert.equal(entityTooltipMarkdown(facts), [`**${facts.name}**`, '', `tool · 2 mentions · ${facts.aspects} aspect${facts.aspects === 1 ? '' : 's'} · ${facts.attributes} attribute${facts.attributes === 1 ? '' : 's'} · ${facts.relations} relation${facts.relations === 1 ? '' : 's'}`, '', 'Pinned: always focal in recall.'].join('\n'));
+    assert.equal(entityTooltipMarkdown(facts).split('\n**Current**')[0], [`**${facts.name}**`, '', `tool · 2 mentions · ${facts.aspects} aspect${facts.aspects === 1 ? '' : 's'} · ${facts.attributes} attribute${facts.attributes === 1 ? '' : 's'} · ${facts.relations} relation${facts.relations === 1 ? '' : 's'}`, '', 'Pinned: always focal in recall.', ''].join('\n'));
+    assert.match(entityTooltipMarkdown(facts), /\n\*\*Current\*\*\n\n- We decided to use Redis .* \(since \d{4}-\d\d-\d\d\)$/);
     assert.equal(rt.store.read((db) => entityTooltipFacts(db, 'no-such-entity')), undefined);
     assert.equal(entityTooltipMarkdown({ ...facts, name: 'a*b_[c]', pinned: false }).split('\n')[0], '**a\\*b\\_\\[c\\]**', 'names are escaped');
     const children = rt.store.read((db) => entityChildren(db, id, node.id));
@@ -90,5 +92,34 @@ describe('graph tree nodes from the store', () => {
     const rels = rt.store.read((db) => relationChildren(db, id, relGroup.id));
     assert.ok(rels.every((r) => r.kind === 'relation' && /^[←→] /.test(r.label)));
     assert.equal(rt.store.read((db) => entityMemories(db, id)).length, 2);
+  });
+});
+
+/** Issue #27: the tree and the hover say what is current, since when, from where, and keep the old values as history. */
+describe('graph tree: current values first, older values as history', () => {
+  const base: AttributeView = { id: 'a', kind: 'attribute', status: 'active', importance: 0.5, content: 'SHORT_BOOK_PAGES = 220', supersededBy: null,
+    currentnessNote: '220 since 2026-08-29; was 180 (2026-08-04)', observedAt: '2026-08-29T10:00:00.000Z', source: 'We raised SHORT_BOOK_PAGES to 220.', team: null };
+  const old: AttributeView = { ...base, id: 'b', status: 'superseded', content: 'SHORT_BOOK_PAGES = 180', supersededBy: 'a',
+    currentnessNote: 'Was current from 2026-08-04 until 2026-08-29; now: SHORT_BOOK_PAGES = 220', observedAt: '2026-08-04T10:00:00.000Z', source: 'Short books have at most 180 pages.' };
+
+  const table: readonly [string, AttributeView, RegExp, RegExp][] = [
+    ['a current value that replaced older ones', base, /^220 since 2026-08-29; was 180 \(2026-08-04\)$/, /Current; stated 2026-08-29\.\n\nSource: We raised SHORT_BOOK_PAGES to 220\.$/],
+    ['a current value with no history', { ...base, currentnessNote: null }, /^since 2026-08-29$/, /^SHORT_BOOK_PAGES = 220\n\nCurrent; stated 2026-08-29\./],
+    ['a superseded value', old, /^history · Was current from 2026-08-04 until 2026-08-29; now: SHORT_BOOK_PAGES = 220$/, /History \(superseded\); stated 2026-08-04\./],
+    ['a superseded constraint without a known replacement', { ...old, kind: 'constraint', currentnessNote: null }, /^constraint · history · from 2026-08-04$/, /History/],
+    ['a deleted value', { ...old, status: 'deleted', currentnessNote: 'Deleted.' }, /^deleted$/, /Deleted; stated/],
+  ];
+  for (const [what, view, description, tooltip] of table) {
+    it(`describes ${what}`, () => {
+      assert.match(attributeDescription(view), description);
+      assert.match(attributeTooltip(view), tooltip);
+    });
+  }
+
+  it('the hover lists current facts with their date, history and source, and counts the older values', () => {
+    const md = entityTooltipMarkdown({ id: 'e', name: 'SHORT_BOOK_PAGES', type: 'config', mentions: 2, aspects: 1, attributes: 2, relations: 0, pinned: false,
+      current: [{ content: base.content, note: base.currentnessNote, observedAt: base.observedAt, source: base.source }], history: 1 } as Parameters<typeof entityTooltipMarkdown>[0]);
+    assert.match(md, /\*\*Current\*\*\n\n- SHORT\\_BOOK\\_PAGES = 220: 220 since 2026\\-08\\-29; was 180 \\\(2026\\-08\\-04\\\) — from "We raised SHORT\\_BOOK\\_PAGES to 220\\."/);
+    assert.match(md, /1 older value kept as history/);
   });
 });

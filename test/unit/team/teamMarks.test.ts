@@ -82,7 +82,8 @@ describe('team marks: team memories and their author in the tree and the Knowled
     assert.ok(alice?.kind === 'attribute');
     assert.match(alice.description, /team · alice$/);
     assert.equal(alice.icon, ATTRIBUTE_ICONS.team);
-    assert.match(alice.tooltip, /^migrations run at start-up\n\nShared with the team by alice\.$/);
+    // The fact, its currentness and source (graphTreeData.ts attributeTooltip), then who shared it.
+    assert.match(alice.tooltip, /^migrations run at start-up\n\nCurrent; stated \d{4}-\d\d-\d\d\.\n\nSource: .*\n\nShared with the team by alice\.$/);
     const mine = byId.get('t-mine');
     assert.ok(mine?.kind === 'attribute');
     assert.match(mine.description, /shared by you$/);
@@ -93,7 +94,8 @@ describe('team marks: team memories and their author in the tree and the Knowled
     assert.equal(personal.team, null);
     assert.equal(personal.icon, ATTRIBUTE_ICONS.personal);
     assert.doesNotMatch(personal.description, /team|shared/);
-    assert.equal(personal.tooltip, 'logs go to stdout');
+    assert.match(personal.tooltip, /^logs go to stdout\n\nCurrent; stated /);
+    assert.doesNotMatch(personal.tooltip, /Shared with the team/);
   });
 
   it('sends the marks in the panel\'s entity detail, through the protocol validator', () => {

@@ -31,11 +31,14 @@ async function start(t: ReturnType<typeof setup>, query = '', entityType: string
 }
 
 describe('Knowledge panel controller', () => {
-  it('answers ready with stats and focal, and search with a reset first page', async () => {
+  it('answers ready and search with a reset first page, then stats and focal (the list first: issue #27)', async () => {
     const t = setup();
     await start(t);
     const types = t.take().map((m) => m.type);
-    assert.deepEqual(types, ['stats', 'focal', 'page']);
+    assert.deepEqual(types, ['page', 'stats', 'focal']);
+    // Once the list was sent, ready answers with the overview at once (a reloaded webview).
+    await t.controller.handle({ type: 'ready' });
+    assert.deepEqual(t.take().map((m) => m.type), ['stats', 'focal']);
   });
 
   it('filters by query and type through the data source', async () => {
@@ -214,9 +217,11 @@ describe('Knowledge panel controller', () => {
   it('maps an expected MemoryError to its own message', async () => {
     const t = setup();
     t.source.failNext = new MemoryError('E_STORE_IO', 'The memory store is not open yet.');
-    await t.controller.handle({ type: 'ready' });
-    const [m] = t.take();
-    assert.deepEqual(m, { type: 'error', scope: 'stats', message: 'The memory store is not open yet.' });
+    await start(t);
+    const sent = t.take();
+    assert.deepEqual(sent.find((x) => x.type === 'error'), { type: 'error', scope: 'list', message: 'The memory store is not open yet.' });
+    // A failed list does not hold the overview back.
+    assert.deepEqual(sent.map((x) => x.type).sort(), ['error', 'focal', 'stats']);
   });
 
   it('re-reads stats and focal entities only while the overview shows, and on switching to it', async () => {
