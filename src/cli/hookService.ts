@@ -81,9 +81,11 @@ export async function runHookService(args: ParsedArgs, log: (line: string) => vo
   });
   const stop = (): Promise<void> => (stopping ??= (async () => {
     server.close();
+    // The address is free from now on (a next call starts a new service while this one closes
+    // its engine): removing it later could remove that successor's socket.
+    if (process.platform !== 'win32') rmSync(address, { force: true });
     await queue.catch(() => undefined);
     if (engine) await engine.close().catch((e: unknown) => log(`hook-service: closing failed: ${userMessage(e)}`));
-    if (process.platform !== 'win32') rmSync(address, { force: true });
     log(`hook-service: stopped (idle limit ${idleMs} ms)`);
   })());
   const touch = (): void => { if (idle) clearTimeout(idle); if (!stopping) idle = setTimeout(() => void stop(), idleMs); };
