@@ -21,6 +21,7 @@
  * recorded at every step. Writes bench/results/hookLatency.json.
  *   npm run build && node --require tsx/cjs bench/hookLatency.ts [--sizes 1000,10000,100000] [--colds 3] [--calls 20]
  *     [--gap-ms 1000] [--process-calls 3] [--stores DIR (keep the filled stores there and reuse them; each run works on a copy)]
+ *     [--out hookLatency.json]
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,11 +84,11 @@ async function stopService(store: string): Promise<void> {
 /** Waits until the service's ping says it is warm; ms from now. */
 async function waitReady(store: string): Promise<number> {
   const t0 = performance.now();
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 6000; i++) {
     if ((await askService(store, { stdin: '' }))?.log === 'ping') return performance.now() - t0;
     await sleep(100);
   }
-  throw new Error('the hook service never answered');
+  throw new Error('the hook service was not warm after 10 minutes');
 }
 
 /** Prompts from the words of stored notes (so recall has something to find, and sometimes does not). */
@@ -211,7 +212,7 @@ function write(results: readonly Record<string, unknown>[], settings: Record<str
     results,
   };
   mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(join(__dirname, 'results', 'hookLatency.json'), JSON.stringify(out, null, 2) + '\n');
+  writeFileSync(join(__dirname, 'results', arg('out', 'hookLatency.json')), JSON.stringify(out, null, 2) + '\n');
 }
 
 void main();
