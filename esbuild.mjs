@@ -38,6 +38,18 @@ const mcpServeBesideUs = {
   },
 };
 
+/**
+ * dist/cli.js is the small entry (src/cli/main.ts): a hook call its store's service answers
+ * (src/cli/hookFastPath.ts) never loads the full CLI, which is dist/fullCli.js, required only
+ * when needed (docs/agents.md, "Latency").
+ */
+const fullCliBesideUs = {
+  name: 'full-cli-beside-us',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/fullCli(\.js)?$/ }, (args) => (args.importer.endsWith(join('src', 'cli', 'main.ts')) ? { path: './fullCli.js', external: true } : undefined));
+  },
+};
+
 const common = {
   bundle: true,
   sourcemap: !production,
@@ -50,6 +62,7 @@ const common = {
 const nodeEntries = {
   extension: 'src/extension/extension.ts',
   cli: 'src/cli/main.ts',
+  fullCli: 'src/cli/fullCli.ts',
   mcpServe: 'src/cli/mcpServe.ts',
 };
 for (const f of existsSync('src/core/workers') ? readdirSync('src/core/workers') : []) {
@@ -65,7 +78,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external,
-    plugins: [transformersBesideUs, mcpServeBesideUs],
+    plugins: [transformersBesideUs, mcpServeBesideUs, fullCliBesideUs],
   },
   {
     // transformers.js's Node ESM build, made CommonJS; ONNX Runtime stays the shipped native one,

@@ -25,10 +25,13 @@ import { extractCommand } from './commands/extract';
 import { configCommand } from './commands/config';
 import { hookCommand, hookServiceCommand, normaliseHookArgv } from './commands/hook';
 import { mcpCommand } from './commands/mcp';
+import type { HookHandoff } from './hookFastPath';
 
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** A hook call whose stdin dist/cli.js already read (hookFastPath.ts); only `hook` reads it. */
+  readonly hookHandoff?: HookHandoff;
 }
 
 /** A CLI command: returns the exit code (0 ok, 1 error, 2 usage). */

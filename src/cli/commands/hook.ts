@@ -8,7 +8,7 @@
  * `agent-memory hook install|uninstall --harness claude-code [--project [DIR]]`: adds (or removes
  * exactly) our hooks in ~/.claude/settings.json, or DIR/.claude/settings.json with --project.
  */
-import { appendFileSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryError, userMessage } from '../../core/errors';
@@ -20,28 +20,14 @@ import { stringFlag } from '../args';
 import type { ParsedArgs } from '../args';
 import { cliStoreDir, noCliLlm, openCliEngine } from '../openCliStore';
 import type { CliCommand, CliIo } from '../run';
-import { askService, runHookService, serviceEnabled, startService } from '../hookService';
+import { log } from '../hookLog';
+import { runHookService, startService } from '../hookService';
+import { askService, serviceEnabled } from '../hookServiceClient';
 
 /** Longest one hook call may take before it gives up and answers nothing (below every harness's timeout). */
 export const HOOK_DEADLINE_MS = 20_000;
-export const HOOK_LOG = 'hooks.log';
 /** Events that do something; the others answer nothing without opening the store (they cost only the process start). */
 const HANDLED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd']);
-const LOG_MAX_BYTES = 1024 * 1024;
-
-export function log(storeDir: string, line: string): void {
-  try {
-    mkdirSync(storeDir, { recursive: true });
-    const path = join(storeDir, HOOK_LOG);
-    try {
-      if (statSync(path).size > LOG_MAX_BYTES) {
-        const text = readFileSync(path, 'utf8');
-        writeFileSync(path, text.slice(text.length / 2));
-      }
-    } catch { /* no log yet */ }
-    appendFileSync(path, `${new Date().toISOString()} ${line.replace(/\s+/g, ' ')}\n`);
-  } catch { /* a hook never fails because its log could not be written */ }
-}
 
 function readStdin(): Promise<string> {
   return new Promise((res, rej) => {
@@ -110,10 +96,15 @@ export const hookCommand: CliCommand = async (args, io) => {
   const sub = args.positionals[0];
   if (sub === 'install' || sub === 'uninstall') return installCommand(args, io, sub === 'uninstall');
   if (sub !== undefined) throw new MemoryError('E_USAGE', `unknown hook subcommand '${sub}' (install, uninstall, or none to handle one event from stdin)`);
-  let stdin = '';
-  try { stdin = await readStdin(); } catch (e) { log(cliStoreDir(args), `hook: ERROR reading stdin: ${userMessage(e)}`); return 0; }
+  // dist/cli.js may already have read stdin and asked the service (hookFastPath.ts)
+  const handoff = io.hookHandoff;
+  let stdin = handoff?.stdin ?? '';
+  if (!handoff) {
+    try { stdin = await readStdin(); } catch (e) { log(cliStoreDir(args), `hook: ERROR reading stdin: ${userMessage(e)}`); return 0; }
+  }
   const storeDir = cliStoreDir(args);
-  if (serviceEnabled()) {
+  let startAfter = serviceEnabled() && handoff?.serviceAsked === true;
+  if (serviceEnabled() && !startAfter) {
     const event = stringFlag(args, 'event');
     const harness = stringFlag(args, 'harness');
     const reply = await askService(storeDir, { stdin, ...(event ? { event } : {}), ...(harness ? { harness } : {}) });
@@ -122,10 +113,14 @@ export const hookCommand: CliCommand = async (args, io) => {
       log(storeDir, reply.log);
       return 0;
     }
-    // no service yet: start one for the next calls and answer this one in-process
-    try { startService(realpathSync(process.argv[1] ?? ''), storeDir); } catch { /* answered in-process anyway */ }
+    startAfter = true;
   }
   const code = await runHookCall(args, io, stdin);
+  // No service answered: start one for the next calls, after this call is answered in-process
+  // and its engine closed, so that its warm-up does not compete with this answer for the CPU.
+  if (startAfter) {
+    try { startService(realpathSync(process.argv[1] ?? ''), storeDir); } catch { /* the next call tries again */ }
+  }
   // the abandoned work (a wait on a busy store) must not keep the agent waiting for this process
   if (timedOut) setTimeout(() => process.exit(0), 50).unref();
   return code;

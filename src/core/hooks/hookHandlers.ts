@@ -100,46 +100,72 @@ async function sessionStart(engine: MemoryEngine<MemoryStore>, e: HookEvent): Pr
   return { output: contextOutput(e, wrap(lines, 'Memories from earlier sessions (date; why each was chosen):')), note: `injected ${injected.length}`, injectedIds: injected.map((m) => m.id) };
 }
 
-async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent): Promise<HookResult> {
+/**
+ * How a long-lived caller (the hook service, src/cli/hookService.ts) answers sooner: `defer` takes
+ * the bookkeeping a UserPromptSubmit answer does not depend on (starting the session, capturing
+ * the prompt, recording what was injected) to run right after the answer is sent, before the next
+ * call (the service answers one call at a time). It returns the note of that work. Without it the
+ * work runs before the result is returned, as a one-shot process needs.
+ */
+export interface HookRunOptions {
+  readonly defer?: (work: () => Promise<string>) => void;
+}
+
+async function userPrompt(engine: MemoryEngine<MemoryStore>, e: HookEvent, options: HookRunOptions): Promise<HookResult> {
   const cfg = engine.currentSettings.agents;
   const key = agentSessionKeyOf(e.sessionId);
-  const active = await ensureSession(engine, e, key);
-  let capture: AgentCaptureReport | undefined;
-  let captured = '';
-  // A harness with no transcript (Copilot CLI) hands us only the prompt: capture it, after the
-  // recall below so the prompt is never injected back into its own turn.
-  const capturePrompt = async (): Promise<void> => {
-    if (e.transcriptPath || !e.prompt) return;
-    capture = await engine.captureTurns({ harness: e.harness, sessionId: e.sessionId, ...(e.cwd ? { workspace: e.cwd } : {}), turns: [{ role: 'user', key: `prompt-${e.timestampMs ?? engine.nowMs()}`, text: e.prompt }], instructionTexts: instructionTexts(e.cwd) });
-    captured = `; prompt captured: stored ${capture.stored}, confirmed ${capture.confirmed}`;
-  };
-  if (!cfg.injectEnabled || cfg.promptTokens === 0 || !e.prompt?.trim()) {
-    await capturePrompt();
-    return { output: undefined, note: `no injection${captured}`, ...(capture ? { capture } : {}) };
-  }
-  const given = new Set(engine.store.read((db) => readAgentSession(db, e.sessionId)).injected.map((m) => m.id));
-  const outcome = await engine.recallDetailed({ query: e.prompt, limit: PROMPT_RECALL_LIMIT }, { track: false, explain: true });
-  let left = cfg.promptTokens;
+  const injecting = cfg.injectEnabled && cfg.promptTokens > 0 && Boolean(e.prompt?.trim());
   const chosen: { id: string; content: string; line: string }[] = [];
-  for (const r of outcome.items) {
-    if (given.has(r.id)) continue;
-    const ex = r.explain;
-    const coverage = ex?.termCount ? (ex.termsHit ?? 0) / ex.termCount : 0;
-    const evidence = Math.max(ex?.channels.semantic ?? 0, coverage);
-    if (evidence < cfg.relevanceBar) continue;
-    const text = r.content.replace(/\s+/g, ' ').trim();
-    const cost = estimateTokens(text) + 8;
-    if (cost > left) continue;
-    left -= cost;
-    const stale = r.currentness?.status === 'superseded' ? ` [SUPERSEDED${r.currentness.replacement ? ` by: ${r.currentness.replacement.replace(/\s+/g, ' ').slice(0, 200)}` : ''} — do not rely on it]`
-      : r.currentness?.status === 'partly-superseded' ? ' [partly superseded: prefer newer memories]' : '';
-    chosen.push({ id: r.id, content: r.content, line: `- (${day(r.createdAt)}; relevance ${evidence.toFixed(2)}) ${text}${stale}` });
+  let recalled = 0;
+  if (injecting) {
+    // What recall finds does not depend on the session's own records, only on what was injected
+    // into it before (never the same memory twice): the session is started after the answer.
+    const given = new Set(engine.store.read((db) => readAgentSession(db, e.sessionId)).injected.map((m) => m.id));
+    const outcome = await engine.recallDetailed({ query: e.prompt ?? '', limit: PROMPT_RECALL_LIMIT }, { track: false, explain: true });
+    recalled = outcome.items.length;
+    let left = cfg.promptTokens;
+    for (const r of outcome.items) {
+      if (given.has(r.id)) continue;
+      const ex = r.explain;
+      const coverage = ex?.termCount ? (ex.termsHit ?? 0) / ex.termCount : 0;
+      const evidence = Math.max(ex?.channels.semantic ?? 0, coverage);
+      if (evidence < cfg.relevanceBar) continue;
+      const text = r.content.replace(/\s+/g, ' ').trim();
+      const cost = estimateTokens(text) + 8;
+      if (cost > left) continue;
+      left -= cost;
+      const stale = r.currentness?.status === 'superseded' ? ` [SUPERSEDED${r.currentness.replacement ? ` by: ${r.currentness.replacement.replace(/\s+/g, ' ').slice(0, 200)}` : ''} — do not rely on it]`
+        : r.currentness?.status === 'partly-superseded' ? ' [partly superseded: prefer newer memories]' : '';
+      chosen.push({ id: r.id, content: r.content, line: `- (${day(r.createdAt)}; relevance ${evidence.toFixed(2)}) ${text}${stale}` });
+    }
   }
-  await capturePrompt();
-  if (!chosen.length) return { output: undefined, note: `nothing relevant (${outcome.items.length} recalled)${captured}`, ...(capture ? { capture } : {}) };
-  await engine.recordInjection({ harness: e.harness, sessionId: e.sessionId, memories: chosen.map((c) => ({ id: c.id, content: c.content })) });
-  if (active) await markInjected(engine, key, chosen.map((c) => c.id), engine.nowMs());
-  return { output: contextOutput(e, wrap(chosen.map((c) => c.line), 'Memories relevant to this prompt (date; relevance):')), note: `injected ${chosen.length}${captured}`, injectedIds: chosen.map((c) => c.id), ...(capture ? { capture } : {}) };
+  let capture: AgentCaptureReport | undefined;
+  // The session, the prompt's capture (after the recall above, so the prompt is never injected
+  // back into its own turn; before the injection is recorded, as the echo guard expects) and the
+  // injection records.
+  const bookkeeping = async (): Promise<string> => {
+    const active = await ensureSession(engine, e, key);
+    let captured = '';
+    // A harness with no transcript (Copilot CLI) hands us only the prompt: capture it.
+    if (!e.transcriptPath && e.prompt) {
+      capture = await engine.captureTurns({ harness: e.harness, sessionId: e.sessionId, ...(e.cwd ? { workspace: e.cwd } : {}), turns: [{ role: 'user', key: `prompt-${e.timestampMs ?? engine.nowMs()}`, text: e.prompt }], instructionTexts: instructionTexts(e.cwd) });
+      captured = `prompt captured: stored ${capture.stored}, confirmed ${capture.confirmed}`;
+    }
+    if (chosen.length) {
+      await engine.recordInjection({ harness: e.harness, sessionId: e.sessionId, memories: chosen.map((c) => ({ id: c.id, content: c.content })) });
+      if (active) await markInjected(engine, key, chosen.map((c) => c.id), engine.nowMs());
+    }
+    return captured;
+  };
+  const answer = !injecting ? 'no injection' : chosen.length ? `injected ${chosen.length}` : `nothing relevant (${recalled} recalled)`;
+  const output = chosen.length ? contextOutput(e, wrap(chosen.map((c) => c.line), 'Memories relevant to this prompt (date; relevance):')) : undefined;
+  const injectedIds = chosen.length ? { injectedIds: chosen.map((c) => c.id) } : {};
+  if (options.defer) {
+    options.defer(bookkeeping);
+    return { output, note: answer, ...injectedIds };
+  }
+  const captured = await bookkeeping();
+  return { output, note: `${answer}${captured ? `; ${captured}` : ''}`, ...injectedIds, ...(capture ? { capture } : {}) };
 }
 
 async function captureEvent(engine: MemoryEngine<MemoryStore>, e: HookEvent): Promise<HookResult> {
@@ -173,10 +199,10 @@ async function captureEvent(engine: MemoryEngine<MemoryStore>, e: HookEvent): Pr
 }
 
 /** Runs one hook event on an open engine. Throws on failure (the adapter logs it and outputs nothing). */
-export async function runHookEvent(engine: MemoryEngine<MemoryStore>, e: HookEvent): Promise<HookResult> {
+export async function runHookEvent(engine: MemoryEngine<MemoryStore>, e: HookEvent, options: HookRunOptions = {}): Promise<HookResult> {
   switch (e.event) {
     case 'SessionStart': return sessionStart(engine, e);
-    case 'UserPromptSubmit': return userPrompt(engine, e);
+    case 'UserPromptSubmit': return userPrompt(engine, e, options);
     case 'Stop': case 'SubagentStop': case 'PreCompact': case 'SessionEnd': return captureEvent(engine, e);
     default: return { output: undefined, note: 'event not used' };
   }

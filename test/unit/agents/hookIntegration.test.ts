@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { askService } from '../../../src/cli/hookService';
+import { askService } from '../../../src/cli/hookServiceClient';
 import { githubHookFile, hookCommand } from '../../../src/core/hooks/hookConfigMerge';
 import { bundleChild } from '../helpers/childProcess';
 import { makeTempDir } from '../helpers/tempDir';

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { askService, serviceAddress } from '../../../src/cli/hookService';
+import { askService, serviceAddress } from '../../../src/cli/hookServiceClient';
 import { spawnChild } from '../helpers/childProcess';
 import { makeTempDir } from '../helpers/tempDir';
 
@@ -22,11 +22,18 @@ describe('agents: the per-store hook service', function () {
     try {
       let ping;
       for (let i = 0; i < 600 && !ping; i++) { ping = await askService(store, { stdin: '' }); if (!ping) await new Promise((r) => setTimeout(r, 100)); }
-      assert.deepEqual(ping, { stdout: '', log: 'ping' });
+      assert.equal(ping?.stdout, '');
+      assert.match(ping?.log ?? '', /^ping(: warming up)?$/);
+      // a ping is answered at once, and says 'ping' once the warm-up (store, model, indexes) is done
+      for (let i = 0; i < 1200 && ping?.log !== 'ping'; i++) { await new Promise((r) => setTimeout(r, 100)); ping = await askService(store, { stdin: '' }); }
+      assert.equal(ping?.log, 'ping');
+      assert.match(readFileSync(join(store, 'hooks.log'), 'utf8'), /hook-service: warm in \d+ ms/);
       const remembered = await askService(store, { harness: 'copilot', stdin: JSON.stringify({ sessionId: 'p1', hookEventName: 'userPromptSubmitted', prompt: 'We decided to use pnpm workspaces for the monorepo.' }) }, 120_000);
-      assert.match(remembered?.log ?? '', /ok in \d+ ms \(service\).*stored 1/);
+      assert.match(remembered?.log ?? '', /copilot UserPromptSubmit session=p1: ok in \d+ ms \(service\)/);
       const asked = await askService(store, { harness: 'claude-code', stdin: JSON.stringify({ session_id: 'c2', hook_event_name: 'UserPromptSubmit', prompt: 'Do we use pnpm workspaces?' }) }, 120_000);
       assert.match(asked?.log ?? '', /claude-code UserPromptSubmit session=c2: ok in \d+ ms \(service\)/);
+      // the prompt's capture ran right after its answer, before the next call was served
+      assert.match(readFileSync(join(store, 'hooks.log'), 'utf8'), /copilot UserPromptSubmit session=p1: after the answer, ok in \d+ ms \(service\): prompt captured: stored 1/);
       assert.match(asked?.stdout ?? '', /pnpm workspaces for the monorepo/);
       const bad = await askService(store, { stdin: 'garbage' }, 120_000);
       assert.deepEqual([bad?.stdout, /ERROR .*not JSON/.test(bad?.log ?? '')], ['', true]);
