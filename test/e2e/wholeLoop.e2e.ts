@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { FrameLocator } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, askInChat, expandView, openMemoryContainer, plainText, waitForText } from './workbench';
+import { UI_TIMEOUT_MS, askInChat, expandView, openMemoryContainer, plainText, waitForText, waitForWorkbench } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const QUESTION = '@memory which database does the shelf service use?';
@@ -40,15 +40,19 @@ let before: Map<string, EntitySnapshot> | undefined;
 /**
  * The whole loop through the real chat UI: a question typed into the chat input reaches @memory
  * (the fake language model is the workbench's chat model, so no sign-in or setup dialog), the
- * answer shows, the conversation's session ends (one idle minute), and the Knowledge panel shows
- * what the session end did — feedback counters, aspect weights and entity health — all produced
- * by the session, nothing written from the test. Runs last: it uses the note remembered by
+ * answer shows, the user marks it Helpful (👍), the conversation's session ends (one idle minute),
+ * and the Knowledge panel shows what the 👍 and the session end did — feedback counters, aspect
+ * weights and entity health — nothing written from the test. Runs last: it uses the note remembered by
  * panelPinAndRecall.e2e.ts and the health rows of panelPredictorHealth.e2e.ts.
  */
 export const tests: E2eTest[] = [
   {
     name: 'Whole loop: @memory typed into the chat input answers from memory',
     async run({ page, screenshot, webview }) {
+      await waitForWorkbench(page);
+      // Run alone (the first spec of its workbench), the extension's container appears only once the
+      // extension host has scanned the extensions, which takes more than UI_TIMEOUT_MS on a busy machine.
+      await page.locator('.activitybar a[aria-label^="Memory"]').first().waitFor({ state: 'attached', timeout: 150_000 });
       await openMemoryContainer(page);
       await expandView(page, 'Knowledge');
       const panel = webview(EXTENSION_ID);
@@ -61,6 +65,14 @@ export const tests: E2eTest[] = [
       const answer = await waitForText(response, /SQLite in WAL mode/, 60_000);
       console.log(`  @memory answered: ${answer.slice(0, 300).replace(/\s+/g, ' ')}`);
       await screenshot('whole-loop-chat-answer');
+      // The fake model echoes the prompt: every memory it "cites" is a quote, which is no evidence of
+      // use (answerUsage.ts). The user's 👍 is: it reaches @memory through onDidReceiveFeedback.
+      await response.hover();
+      const helpful = response.locator('.action-label[aria-label^="Helpful"]').first();
+      await helpful.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await helpful.click();
+      await response.locator('.action-label.checked[aria-label^="Helpful"], .action-item.checked .action-label[aria-label^="Helpful"]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS }).catch(() => undefined);
+      await screenshot('whole-loop-chat-helpful');
     },
   },
   {
@@ -70,8 +82,10 @@ export const tests: E2eTest[] = [
       const panel = webview(EXTENSION_ID);
       await panel.locator('#tab-overview').click();
       const overview = panel.locator('#panel-overview');
-      const text = await waitForText(overview, /Aspects updated\s+[1-9]/, SESSION_END_TIMEOUT_MS);
-      assert.match(text, /FTS confirmations\s+[1-9]/);
+      // The 👍 raised the cited memories' aspects at once; the session end (one idle minute) adds
+      // the predictor comparison that entity health reads. No keyword hit counts any more, and the
+      // echoed answer only quotes, so FTS confirmations may stay 0.
+      await waitForText(overview, /Aspects updated\s+[1-9]/, SESSION_END_TIMEOUT_MS);
       await screenshot('whole-loop-overview');
       const after = await snapshot(panel);
       console.log(`  after: ${JSON.stringify([...after])}`);
