@@ -22,14 +22,21 @@ export interface LearnedUseConfig {
 /** A session row counts as paid off as the predictor reads it (FeedbackConfig.paidOffRelevance default). */
 const PAID_OFF_RELEVANCE = 0.5;
 
+/**
+ * Rows the session start wrote (sessionCandidates.ts): a hundred memories put into a session's context
+ * that no answer showed; unused there is no evidence against them (used there still counts).
+ */
+const SESSION_START_SOURCES = ['effective', 'ka_traversal', 'ka_traversal_pinned'] as const;
+
 /** Past showings and paid-off showings of each candidate, in sessions other than `excludeSession`. */
 export function loadPastUse(db: SqlReader, ids: readonly string[], agentId: string, excludeSession: string | undefined): Map<string, { shown: number; paid: number }> {
   const out = new Map<string, { shown: number; paid: number }>();
   if (!ids.length) return out;
   for (const r of db.all<{ memory_id: string; n: number; paid: number }>(
     `SELECT memory_id, COUNT(*) AS n, SUM(fts_hit_count > 0 OR COALESCE(relevance_score, 0) >= ?) AS paid FROM session_memories
-     WHERE memory_id IN (${sqlPlaceholders(ids.length)}) AND agent_id = ? AND session_key <> ? AND (was_injected = 1 OR fts_hit_count > 0 OR relevance_score IS NOT NULL) GROUP BY memory_id`,
-    [PAID_OFF_RELEVANCE, ...ids, agentId, excludeSession ?? ''])) out.set(r.memory_id, { shown: r.n, paid: r.paid });
+     WHERE memory_id IN (${sqlPlaceholders(ids.length)}) AND agent_id = ? AND session_key <> ?
+       AND (source NOT IN (${sqlPlaceholders(SESSION_START_SOURCES.length)}) OR fts_hit_count > 0 OR COALESCE(relevance_score, 0) >= ?) GROUP BY memory_id`,
+    [PAID_OFF_RELEVANCE, ...ids, agentId, excludeSession ?? '', ...SESSION_START_SOURCES, PAID_OFF_RELEVANCE])) out.set(r.memory_id, { shown: r.n, paid: r.paid });
   return out;
 }
 

@@ -23,6 +23,9 @@ describe('recall: learned use (the feedback loop\'s evidence in recall)', functi
         addSessionMemory(db, now, 's2', used, { ftsHits: 2 });
         addSessionMemory(db, now, 's1', unused, { relevance: 0 });
         addSessionMemory(db, now, 's2', unused);
+        // A session start's unused injection is no evidence against a memory (source 'effective').
+        addSessionMemory(db, now, 's3', unused);
+        db.run("UPDATE session_memories SET source = 'hybrid' WHERE session_key IN ('s1', 's2')");
         // The current session's own rows are not history.
         addSessionMemory(db, now, 'current', fresh, { relevance: 1 });
         return { used, unused, fresh };
