@@ -122,7 +122,7 @@ export const tests: E2eTest[] = [
   },
   {
     name: 'Whole loop: @memory typed into the chat input answers in the model\'s own words',
-    async run({ page, screenshot }) {
+    async run({ page, screenshot, profileDir }) {
       assert.ok(before, 'the note was remembered');
       await askInChat(page, QUESTION);
       const response = page.locator('.interactive-item-container.interactive-response').last();
@@ -130,6 +130,10 @@ export const tests: E2eTest[] = [
       const answer = await waitForText(response, /Shelf keeps its reading lists in SQLite/, 120_000);
       console.log(`  @memory answered: ${answer.slice(0, 300).replace(/\s+/g, ' ')}`);
       await screenshot('whole-loop-chat-answer');
+      // The extension scored the answer as it arrived (answerUsage.ts): the note's names in the
+      // model's own words count as use (a quote or an echo would give "0 of 1").
+      const evidence = await waitForLogLine(profileDir, /answer evidence: [1-9]\d* of \d+ shown memories used in the answer's own words/, 60_000);
+      console.log(`  ${evidence.trim()}`);
     },
   },
   {

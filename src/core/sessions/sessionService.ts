@@ -15,6 +15,7 @@ import { processFeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { FeedbackTelemetry, FeedbackTelemetrySnapshot } from '../feedback/feedbackTelemetry';
 import type { PropagateMemoryStatus } from '../feedback/sessionFeedback';
 import { ANSWER_EVIDENCE_HARNESSES, recordAnswerUsage } from '../feedback/answerUsage';
+import type { UsageVerdict } from '../hooks/hookUsage';
 import { applyUserFeedback } from '../feedback/userFeedback';
 import type { UserFeedbackInput, UserFeedbackResult } from '../feedback/userFeedback';
 import type { FocalEntities } from '../pinning/pinnedFocal';
@@ -133,15 +134,19 @@ export class SessionService {
   async turn(sessionKey: string, role: 'user' | 'assistant' | 'tool', text: string): Promise<number> {
     const key = validateSessionKey(sessionKey, this.redaction);
     if (!text.trim()) throw new MemoryError('E_INVALID_INPUT', 'A turn needs some text.');
-    return this.deps.store.write('session-turn', (db) => {
+    let verdicts: UsageVerdict[] | undefined;
+    const seq = await this.deps.store.write('session-turn', (db) => {
       const s = getSession(db, key);
       if (!s) throw new MemoryError('E_NOT_FOUND', `No session '${key}'. Start one first.`);
       if (s.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has ended.`);
-      const seq = appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId(), this.redaction);
+      const n = appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId(), this.redaction);
       // A chat answer is evidence as it arrives (answerUsage.ts), so a later 👎 on it has the last word.
-      if (role === 'assistant' && ANSWER_EVIDENCE_HARNESSES.has(s.harness ?? '')) recordAnswerUsage(db, key, this.agentId, text);
-      return seq;
+      if (role === 'assistant' && ANSWER_EVIDENCE_HARNESSES.has(s.harness ?? '')) verdicts = recordAnswerUsage(db, key, this.agentId, text);
+      return n;
     });
+    // Counts only (no memory text): what the answer's own words used, visible in the log (the whole-loop e2e reads it).
+    if (verdicts) this.deps.logger.info(`answer evidence: ${verdicts.filter((v) => v.used).length} of ${verdicts.length} shown memories used in the answer's own words`);
+    return seq;
   }
 
   /**
