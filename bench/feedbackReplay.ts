@@ -3,14 +3,15 @@
  * LoCoMo development conversation's questions are replayed in order as @memory sessions on one
  * copy of its store — session start with the question, a tracked recall of 10 (injected, lexical
  * hits not counted as use, as @memory asks), the question as the user's turn, as the assistant's
- * turn the text of the gold evidence turns the recall showed (what got used: the model's answer
- * quotes no memory list), then session end (continuity proxy, aspect feedback, learned ranker,
+ * turn the text of the gold evidence turns the recall showed (a quote: no evidence of use since
+ * issue 25), the user's 👍 on the evidence shown (👎 on the top three when none was), then session end (continuity proxy, aspect feedback, learned ranker,
  * entity health: everything the loop runs without a language model). A second copy answers the
  * same questions with no sessions at all. The figures compare the later half of the questions:
  * recall R@5/R@10 of the answer's recall, and evidence recall of what the session start injected.
  *
- *   AGENT_MEMORY_LOCOMO=... npx tsx bench/feedbackReplay.ts [--quick]
- * Writes bench/results/feedbackReplay.json. Uses the store cache of bench/locomo.ts.
+ *   AGENT_MEMORY_LOCOMO=... node --require tsx/cjs bench/feedbackReplay.ts [--quick] [--no-actions] [--learned]
+ * --learned turns on the learnedUse recall stage (the loop's evidence in recall) on both sides.
+ * Writes bench/results/feedbackReplay[-learned][-quick].json. Uses the store cache of bench/locomo.ts.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,13 +20,18 @@ import { defaultModelDir } from '../src/cli/commands/recall';
 import type { MemoryEngine } from '../src/core/engine/memoryEngine';
 import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import type { MemoryStore } from '../src/core/store/storeTypes';
-import { BenchClock, cachingEmbedder } from './benchEngine';
+import { BenchClock, benchSettings, cachingEmbedder } from './benchEngine';
 import { aggregate, recallAtK, scoreQuestion } from './devset';
 import type { QuestionScore } from './devset';
 import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
 import type { LocomoQuestion } from './locomo';
 
 const QUICK = process.argv.includes('--quick');
+/** 'actions' (default): 👍 / 👎 as a user would give them; 'none': the answer's own words only (a quote: no evidence). */
+const FEEDBACK = process.argv.includes('--no-actions') ? 'none' : 'actions';
+/** --learned: recall reads the loop's evidence (the learnedUse stage, off by default) on both sides. */
+const LEARNED = process.argv.includes('--learned');
+const SETTINGS = LEARNED ? benchSettings({}, { learnedUse: { enabled: true } }) : undefined;
 
 interface Side { recall: QuestionScore[]; injected: number[]; injectedAt10: number[]; injectedCount: number[] }
 
@@ -60,10 +66,18 @@ async function session(engine: MemoryEngine<MemoryStore>, q: LocomoQuestion, sou
   await engine.loop.sessions.turn(key, 'user', q.query);
   const gold = new Set(q.gold);
   const used = ids.filter((id) => sources(id).some((s) => gold.has(s)));
+  // The answer quotes the gold evidence the recall showed: a quote is no evidence of use
+  // (answerUsage.ts), so the answer itself confirms nothing, as with a model that copies memories.
   const contents = store.read((db) => used.map((id) => db.get<{ content: string }>('SELECT content FROM memories WHERE id = ?', [id])?.content ?? ''));
   const answer = contents.filter(Boolean).join('\n');
   if (answer) await engine.loop.sessions.turn(key, 'assistant', answer);
   await store.flushDeferred?.();
+  // The user's explicit action (userFeedback.ts): 👍 on an answer that showed the evidence (it cites
+  // the evidence), 👎 on one that did not (it cites the top three it showed).
+  if (FEEDBACK === 'actions') {
+    if (used.length) await engine.loop.sessions.userFeedback({ sessionKey: key, memoryIds: used, action: 'helpful' });
+    else if (ids.length) await engine.loop.sessions.userFeedback({ sessionKey: key, memoryIds: ids.slice(0, 3), action: 'unhelpful' });
+  }
   await engine.loop.sessions.end(key, 'explicit');
 }
 
@@ -84,7 +98,7 @@ async function main(): Promise<void> {
       const runs = { with: side(), without: side() };
       for (const which of ['with', 'without'] as const) {
         const clock = new BenchClock();
-        const built = await cachedLocomoStore(conv, embedder, clock);
+        const built = await cachedLocomoStore(conv, embedder, clock, SETTINGS);
         const sources: Sources = (id) => built.sourcesById.get(id) ?? [id];
         const start = Date.parse(conv.endsAt) + 86_400_000;
         try {
@@ -100,6 +114,10 @@ async function main(): Promise<void> {
             const state = built.store.read((db) => ({
               sessions: db.get<{ n: number }>("SELECT COUNT(*) AS n FROM sessions WHERE status = 'ended'")?.n ?? 0,
               aspectChanges: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM aspect_feedback_log')?.n ?? 0,
+              aspectChangesByKind: Object.fromEntries(db.all<{ kind: string; n: number }>('SELECT kind, COUNT(*) AS n FROM aspect_feedback_log GROUP BY kind ORDER BY kind').map((r) => [r.kind, r.n])),
+              paidOffRows: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_memories WHERE fts_hit_count > 0 OR COALESCE(relevance_score, 0) >= 0.5')?.n ?? 0,
+              comparisons: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM predictor_comparisons')?.n ?? 0,
+              entitiesWithHealth: db.get<{ n: number }>('SELECT COUNT(DISTINCT focal_entity_id) AS n FROM predictor_comparisons WHERE focal_entity_id IS NOT NULL')?.n ?? 0,
               predictorSessions: db.get<{ n: number }>('SELECT COALESCE(MAX(sessions_trained), 0) AS n FROM predictor_models')?.n ?? 0,
             }));
             console.log(`${conv.id}: replayed ${questions.length} questions as sessions; ${JSON.stringify(state)}`);
@@ -126,8 +144,8 @@ async function main(): Promise<void> {
     const summary = { with: total(all.with), without: total(all.without) };
     console.log(`all later questions: with feedback ${JSON.stringify(summary.with)}; without ${JSON.stringify(summary.without)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     mkdirSync(join(__dirname, 'results'), { recursive: true });
-    writeFileSync(join(__dirname, 'results', 'feedbackReplay.json'), JSON.stringify({ date: new Date().toISOString(), loadAverage: loadavg().map((x) => Number(x.toFixed(2))), quick: QUICK, summary, perConversation }, null, 2) + '\n');
-    console.log('wrote bench/results/feedbackReplay.json');
+    writeFileSync(join(__dirname, 'results', `feedbackReplay${LEARNED ? '-learned' : ''}${QUICK ? '-quick' : ''}.json`), JSON.stringify({ date: new Date().toISOString(), loadAverage: loadavg().map((x) => Number(x.toFixed(2))), quick: QUICK, feedback: FEEDBACK, learnedUse: LEARNED, summary, perConversation }, null, 2) + '\n');
+    console.log(`wrote bench/results/feedbackReplay${LEARNED ? '-learned' : ''}${QUICK ? '-quick' : ''}.json`);
   } finally {
     await real.dispose();
   }

@@ -24,6 +24,7 @@ import type { MemoryEngine } from '../src/core/engine/memoryEngine';
 import { INGEST_BATCH } from '../src/core/ingest/jsonlIngest';
 import { rememberInTransaction } from '../src/core/memory/remember';
 import type { RememberInput } from '../src/core/memory/remember';
+import type { EngineSettings } from '../src/core/engine/engineConfig';
 import type { Embedder } from '../src/core/models/embedder';
 import { exportMemoryStoreImage, openMemoryStore, openMemoryStoreFromImage } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
@@ -195,17 +196,18 @@ function storeCacheFile(conversation: LocomoConversation, embedder: Embedder): s
  * buildLocomoStore through the store cache (storeCacheFile): a cached image is opened with the
  * sources map kept beside it; else the store is built and its image saved.
  */
-export async function cachedLocomoStore(conversation: LocomoConversation, embedder: Embedder, clock: Clock = systemClock): Promise<LocomoStore & { cached: boolean }> {
+export async function cachedLocomoStore(conversation: LocomoConversation, embedder: Embedder, clock: Clock = systemClock, settings?: EngineSettings): Promise<LocomoStore & { cached: boolean }> {
   const file = storeCacheFile(conversation, embedder);
   if (process.env.AGENT_MEMORY_LOCOMO_REBUILD !== '1' && existsSync(file) && existsSync(`${file}.json`)) {
     const store = await openMemoryStoreFromImage(new Uint8Array(readFileSync(file)));
     const sourcesById = new Map<string, string[]>(JSON.parse(readFileSync(`${file}.json`, 'utf8')) as [string, string[]][]);
-    return { conversation, store, engine: benchEngine(store, clock, embedder), sourcesById, cached: true };
+    return { conversation, store, engine: benchEngine(store, clock, embedder, settings), sourcesById, cached: true };
   }
   const built = await buildLocomoStore(conversation, embedder, clock);
   writeFileSync(file, exportMemoryStoreImage(built.store));
   writeFileSync(`${file}.json`, JSON.stringify([...built.sourcesById]));
-  return { ...built, cached: false };
+  // The build engine is on-demand (no timers): another on the same store takes the caller's settings.
+  return { ...built, ...(settings ? { engine: benchEngine(built.store, clock, embedder, settings) } : {}), cached: false };
 }
 
 /**

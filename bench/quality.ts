@@ -135,6 +135,9 @@ export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
   sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
   window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
   speakers: ['speaker match'],
+  // Learned use reads ended sessions' evidence, and the quality bench runs none: bench/feedbackReplay.ts
+  // (--learned) replays sessions and is its measure (docs/feedback.md).
+  learnedUse: [],
   // Neither development set has a pinned entity, so the pin stage (pinPriority.ts) has nothing to
   // act on here: its table test (test/unit/recall/pinTable.test.ts) is its measure.
   pins: [],

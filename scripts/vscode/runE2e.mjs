@@ -27,6 +27,12 @@ const LAYER = 'e2e';
  */
 const E2E_SETTINGS = Object.freeze({ 'agentMemory.sessions.idleTimeoutMinutes': 1 });
 const E2E_DIR = join(repoRoot, 'test', 'e2e');
+/**
+ * The fake language model's script file (FAKE_LM_SCRIPT, read on every request; absent: default
+ * rules). It lives in the profile, so a spec scripts the model's answers by writing it
+ * (E2eContext.fakeModelScript) and the teardown removes it with the profile.
+ */
+const fakeModelScript = (profile) => join(profile.dir, 'fake-lm-script.json');
 
 async function loadTests(filter) {
   const files = readdirSync(E2E_DIR).filter((f) => f.endsWith('.e2e.ts')).sort();
@@ -54,7 +60,7 @@ async function runTests(tests, { page, server, workspace, profile }) {
     return file;
   };
   const webview = (extensionId) => page.frameLocator(`iframe.webview[src*="extensionId=${extensionId}"]`).frameLocator('#active-frame');
-  const ctx = { page, screenshot, webview, profileDir: profile.dir };
+  const ctx = { page, screenshot, webview, profileDir: profile.dir, fakeModelScript: fakeModelScript(profile) };
   await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
   let passed = 0;
   let failed = 0;
@@ -96,7 +102,7 @@ async function main() {
   for (const [group, vsixes] of [[withModel, [fakeLm, vsix.file]], [withoutModel, [vsix.file]]]) {
     if (group.length === 0) continue;
     if (group === withoutModel) console.log('  (without the fake language model)');
-    const c = await withWorkbench({ layer: LAYER, vsixes, settings: E2E_SETTINGS }, (session) => runTests(group, session));
+    const c = await withWorkbench({ layer: LAYER, vsixes, settings: E2E_SETTINGS, env: (profile) => ({ FAKE_LM_SCRIPT: fakeModelScript(profile) }) }, (session) => runTests(group, session));
     counts.passed += c.passed;
     counts.failed += c.failed;
   }

@@ -9,6 +9,12 @@ export interface E2eContext {
   webview(extensionId: string): FrameLocator;
   /** The throwaway code-server profile folder (user-data/, extensions/); the extension's default store lives under it. */
   readonly profileDir: string;
+  /**
+   * The fake language model's script file (its FAKE_LM_SCRIPT, read on every request; absent until
+   * a spec writes it: default rules). Write a JSON array of rules (test/fixtures/fakeLanguageModel
+   * README) to make the model answer; delete it to restore the defaults.
+   */
+  readonly fakeModelScript: string;
 }
 
 export interface E2eTest {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import { isoFromMs } from '../clock';
 import { MemoryError } from '../errors';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
+import { applyUserFeedback } from '../feedback/userFeedback';
 import type { SqlWriter } from '../store/storeTypes';
 
 /**
@@ -41,6 +42,8 @@ export function markMemoryWrongInTransaction(db: SqlWriter, id: string, clock: C
       [aspect_id, row.agent_id, 'wrong', before.weight, after, now]);
     lowered++;
   }
+  // The sessions still open that showed it learn it did not pay off (userFeedback.ts, action 'wrong').
+  applyUserFeedback(db, { memoryIds: [id], action: 'wrong' }, { agentId: row.agent_id, delta: 0, minWeight: options.minWeight, maxWeight: options.minWeight, nowIso: now, weightsEnabled: false });
   db.run('UPDATE memories SET is_deleted = 1, deleted_at = ?, updated_at = ? WHERE id = ?', [now, now, id]);
   db.run("DELETE FROM memory_jobs WHERE memory_id = ? AND status = 'pending'", [id]);
   applyGraphOp(db, graphContext({ actor: 'user', reason: 'memory marked wrong or outdated', clock, agentId: row.agent_id }), { op: 'propagate_memory_status' });

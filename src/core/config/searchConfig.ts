@@ -1,3 +1,4 @@
+import type { LearnedUseConfig } from '../recall/learnedUse';
 /**
  * Typed configuration of recall. Every stage has its constants here (each stage and the origin
  * of its constants: docs/recall-design.md), and an
@@ -298,6 +299,8 @@ export interface SearchConfig {
   readonly neighbours: SessionNeighbourConfig;
   readonly feedback: FeedbackConfig;
   readonly speakers: SpeakerMatchConfig;
+  /** Learned use (recall/learnedUse.ts): the feedback loop's evidence in recall. Off by default (docs/feedback.md). */
+  readonly learnedUse: LearnedUseConfig;
   /** Pin priority (recall/pinPriority.ts). */
   readonly pins: PinConfig;
 }
@@ -335,6 +338,8 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Off: on the rule's defaults it raised R@10 on 4 of 5 conversations but lowered conv-26 by 0.013
   // (docs/recall-design.md, "Fifth round").
   speakers: { enabled: false, boost: 0.3 },
+  // Off: the replayed development conversations did not gain from it (docs/feedback.md).
+  learnedUse: { enabled: false, boost: 0.2, minShown: 1 },
   // A pin reorders relevant results only (docs/recall-design.md, "Pins").
   pins: { enabled: true, lift: 1.25, floor: 0.6 },
 };
@@ -440,6 +445,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
     },
     speakers: { enabled: bool(sp.enabled, d.speakers.enabled), boost: num(sp.boost, d.speakers.boost, 0, 3) },
+    learnedUse: { enabled: bool(input.learnedUse?.enabled, d.learnedUse.enabled), boost: num(input.learnedUse?.boost, d.learnedUse.boost, 0, 0.9), minShown: int(input.learnedUse?.minShown, d.learnedUse.minShown, 1, 100) },
     pins: {
       enabled: bool(input.pins?.enabled, d.pins.enabled), lift: num(input.pins?.lift, d.pins.lift, 1, 3),
       floor: num(input.pins?.floor, d.pins.floor, 0, 1),

@@ -3,7 +3,7 @@ import type { SqlReader } from '../store/storeTypes';
 /** Feedback part of the knowledge stats (computed from entity_aspects directly). */
 export interface FeedbackKnowledgeStats {
   readonly aspectCount: number;
-  /** Distinct aspects whose weight feedback raised in the window (default last 7 days). */
+  /** Distinct aspects whose weight feedback raised in the window (default last 7 days): session evidence ('fts') or a user's action ('user+'). */
   readonly aspectsUpdatedByFeedback: number;
   readonly avgAspectWeight: number;
   readonly aspectsAtMax: number;
@@ -21,7 +21,7 @@ export function knowledgeStats(db: SqlReader, options: { agentId: string; nowMs:
     [options.maxWeight - BOUND_EPSILON, options.minWeight + BOUND_EPSILON, options.agentId],
   );
   const since = new Date(options.nowMs - (options.windowDays ?? FEEDBACK_STATS_WINDOW_DAYS) * DAY_MS).toISOString();
-  const updated = db.get<{ n: number }>("SELECT COUNT(DISTINCT aspect_id) AS n FROM aspect_feedback_log WHERE agent_id = ? AND kind = 'fts' AND created_at >= ?", [options.agentId, since])?.n ?? 0;
+  const updated = db.get<{ n: number }>("SELECT COUNT(DISTINCT aspect_id) AS n FROM aspect_feedback_log WHERE agent_id = ? AND kind IN ('fts', 'user+') AND created_at >= ?", [options.agentId, since])?.n ?? 0;
   return {
     aspectCount: row?.n ?? 0,
     aspectsUpdatedByFeedback: updated,

@@ -13,6 +13,11 @@ import type { SqlWriter } from '../store/storeTypes';
 const TOKEN = /[\p{L}\p{N}_][\p{L}\p{N}_.\-/@:#+]*[\p{L}\p{N}_+#]|[\p{N}]/gu;
 const COMMON = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'when', 'then', 'than', 'always', 'never', 'must', 'should', 'use', 'using', 'prefer', 'decided', 'because', 'instead', 'over', 'we', 'our', 'all', 'are', 'not', 'only', 'new', 'old', 'will', 'each', 'every', 'before', 'after']);
 
+/** Every token of a text, lower-cased (the shapes distinctiveTokens looks at). */
+export function textTokens(text: string): Set<string> {
+  return new Set([...text.matchAll(TOKEN)].map((m) => m[0].toLowerCase()));
+}
+
 /** Tokens of a memory specific enough that their reappearance means the memory was used. */
 export function distinctiveTokens(content: string): Set<string> {
   const out = new Set<string>();

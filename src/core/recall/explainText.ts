@@ -140,6 +140,7 @@ function stageLine(ch: StageChange, nameOf: (id: string) => string | undefined):
     }
     case 'recency': return `Newer: a small bonus for recent memories (${change}).`;
     case 'facets': return up ? `Covers the question: adds parts of the question the results above did not cover (${change}).` : `Repeats: covers only what the results above already cover (${change}).`;
+    case 'learnedUse': return up ? `Used before: ${note ?? 'earlier answers that showed it used it'} (${change}).` : `Shown before, rarely used: ${note ?? 'earlier answers that showed it did not use it'} (${change}).`;
     case 'pins': return `Pinned: about ${note ? withoutIds(note).replace(/^about pinned /, '') : 'an entity you pinned'}, and relevant to the question (${change}).`;
     default: return `Other ranking step "${ch.stage}" (${change}).`;
   }

@@ -19,6 +19,7 @@ import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import { applySpeakerMatch, loadAuthors } from './speakerMatch';
+import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
 import { applyPinPriority, loadPinnedLinks } from './pinPriority';
 import { hasTimeBounds } from './recallFilter';
@@ -63,6 +64,16 @@ const speakerStage: RecallStage = {
   apply(cands, { store, req, cfg }) {
     const authors = store.read((db) => loadAuthors(db, cands.map((c) => c.id)));
     return applySpeakerMatch(cands, req.query, authors, cfg.speakers);
+  },
+};
+
+/** Learned use (learnedUse.ts): memories that paid off when shown before are lifted, unused ones lowered. Off by default. */
+const learnedUseStage: RecallStage = {
+  id: 'learnedUse',
+  enabled: (cfg) => cfg.learnedUse.enabled,
+  apply(cands, { store, req, cfg }) {
+    const past = store.read((db) => loadPastUse(db, cands.map((c) => c.id), req.agentId ?? DEFAULT_RECALL_AGENT, req.session));
+    return applyLearnedUse(cands, past, cfg.learnedUse);
   },
 };
 
@@ -191,7 +202,7 @@ const pinStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  speakerStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
+  speakerStage, learnedUseStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

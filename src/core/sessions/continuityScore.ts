@@ -1,7 +1,8 @@
 import { extractJsonObject } from './llmText';
 
 /** How a continuity score was obtained: by the LLM, or by the deterministic overlap proxy. */
-export type ContinuityMethod = 'llm' | 'proxy';
+/** 'usage': from evidence of use (chat answers' own words, explicit actions; answerUsage.ts), not the transcript. */
+export type ContinuityMethod = 'llm' | 'proxy' | 'usage';
 
 export interface ContinuityResult {
   readonly method: ContinuityMethod;

@@ -13,6 +13,7 @@ import type { FeedbackTelemetry, FeedbackTelemetrySnapshot } from '../feedback/f
 import { enqueueHintsJob } from '../hints/hintsJobs';
 import { runPredictorComparison } from '../predictor/sessionComparison';
 import type { PredictorSessionResult } from '../predictor/sessionComparison';
+import { ANSWER_EVIDENCE_HARNESSES, answerEvidenceScore } from '../feedback/answerUsage';
 import { loadInjectedMemories, scoreContinuity, writeContinuity } from './continuityStep';
 import type { ContinuityResult } from './continuityScore';
 import { getSession, loadTranscript, markEnded, setEndStep } from './sessionRecords';
@@ -104,7 +105,17 @@ export async function finishSessionEnd(sessionKey: string, deps: SessionEndDeps)
     memoryIds = store.read((db) => db.all<{ id: string }>('SELECT id FROM memories WHERE session_key = ? AND is_deleted = 0 ORDER BY id', [sessionKey]).map((r) => r.id));
   }
   let continuity: SessionEndReport['continuity'];
-  if (done < stepIndex('continuity')) {
+  if (done < stepIndex('continuity') && ANSWER_EVIDENCE_HARNESSES.has(row.harness ?? '')) {
+    // Chat answers already wrote their evidence turn by turn, and explicit actions theirs
+    // (answerUsage.ts, userFeedback.ts): no transcript overlap may overwrite them.
+    const ev = store.read((db) => answerEvidenceScore(db, sessionKey, row.agent_id, deps.feedback.paidOffRelevance));
+    const result: ContinuityResult = { method: 'usage', score: ev.score, confidence: ev.injected ? 1 : 0, memoriesUsed: ev.used, novelContextCount: 0, reasoning: ev.reasoning, perMemory: new Map() };
+    await store.write('session-end', (db) => {
+      writeContinuity(db, { sessionKey, agentId: row.agent_id, project: row.project, harness: row.harness, injectedCount: ev.injected, result, nowIso: iso(), id: deps.newId() });
+      setEndStep(db, sessionKey, 'continuity', iso());
+    });
+    continuity = { method: result.method, score: result.score, injected: ev.injected };
+  } else if (done < stepIndex('continuity')) {
     const injected = store.read((db) => loadInjectedMemories(db, sessionKey, row.agent_id, deps.session.continuityMaxMemories));
     const result = await scoreContinuity(injected, summary, transcript, { llm: deps.llm, config: deps.session, logger: deps.logger });
     await store.write('session-end', (db) => {

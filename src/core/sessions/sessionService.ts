@@ -14,6 +14,10 @@ import type { MemoryStore } from '../store/storeTypes';
 import { processFeedbackTelemetry } from '../feedback/feedbackTelemetry';
 import type { FeedbackTelemetry, FeedbackTelemetrySnapshot } from '../feedback/feedbackTelemetry';
 import type { PropagateMemoryStatus } from '../feedback/sessionFeedback';
+import { ANSWER_EVIDENCE_HARNESSES, recordAnswerUsage } from '../feedback/answerUsage';
+import type { UsageVerdict } from '../hooks/hookUsage';
+import { applyUserFeedback } from '../feedback/userFeedback';
+import type { UserFeedbackInput, UserFeedbackResult } from '../feedback/userFeedback';
 import type { FocalEntities } from '../pinning/pinnedFocal';
 import { finishSessionEnd } from './sessionEnd';
 import type { SessionCapture, SessionEndReport } from './sessionEnd';
@@ -132,12 +136,37 @@ export class SessionService {
   async turn(sessionKey: string, role: 'user' | 'assistant' | 'tool', text: string): Promise<number> {
     const key = validateSessionKey(sessionKey, this.redaction);
     if (!text.trim()) throw new MemoryError('E_INVALID_INPUT', 'A turn needs some text.');
-    return this.deps.store.write('session-turn', (db) => {
+    let verdicts: UsageVerdict[] | undefined;
+    const seq = await this.deps.store.write('session-turn', (db) => {
       const s = getSession(db, key);
       if (!s) throw new MemoryError('E_NOT_FOUND', `No session '${key}'. Start one first.`);
       if (s.status !== 'active') throw new MemoryError('E_INVALID_INPUT', `Session '${key}' has ended.`);
-      return appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId(), this.redaction);
+      const n = appendTurn(db, key, role, text, new Date(this.deps.clock.now()).toISOString(), this.newId(), this.redaction);
+      // A chat answer is evidence as it arrives (answerUsage.ts), so a later 👎 on it has the last word.
+      if (role === 'assistant' && ANSWER_EVIDENCE_HARNESSES.has(s.harness ?? '')) verdicts = recordAnswerUsage(db, key, this.agentId, text);
+      return n;
     });
+    // Counts only (no memory text): what the answer's own words used, visible in the log (the whole-loop e2e reads it).
+    if (verdicts) this.deps.logger.info(`answer evidence: ${verdicts.filter((v) => v.used).length} of ${verdicts.length} shown memories used in the answer's own words`);
+    return seq;
+  }
+
+  /**
+   * An explicit user action on memories an answer showed (👍 / 👎, opened, copied, wrong /
+   * outdated; userFeedback.ts): the session evidence at once, aspect weights at once when
+   * feedback and the graph are on. The session may have ended (then only its rows and the
+   * weights change; its predictor comparison was already written).
+   */
+  async userFeedback(input: UserFeedbackInput): Promise<UserFeedbackResult> {
+    if (input.sessionKey !== undefined) validateSessionKey(input.sessionKey, this.redaction);
+    const nowIso = new Date(this.deps.clock.now()).toISOString();
+    const fb = this.deps.feedback;
+    const r = await this.deps.store.write('user-feedback', (db) => applyUserFeedback(db, input, {
+      agentId: this.agentId, delta: fb.ftsWeightDelta, minWeight: fb.minAspectWeight, maxWeight: fb.maxAspectWeight, nowIso, weightsEnabled: fb.enabled && this.deps.graphEnabled,
+    }));
+    if (r.aspectsRaised + r.aspectsLowered > 0) this.telemetry.record({ feedbackAspectsUpdated: r.aspectsRaised + r.aspectsLowered }, nowIso);
+    this.deps.logger.info(`user feedback '${r.action}' on ${r.memories} memories: ${r.sessionRows} session rows, aspects +${r.aspectsRaised} -${r.aspectsLowered}`);
+    return r;
   }
 
   /**

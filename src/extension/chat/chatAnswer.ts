@@ -64,14 +64,14 @@ export function noMatches(out: ChatOutput, query: string): void {
   out.markdown(`No memory matches "${query.replace(/\s+/g, ' ').slice(0, 80)}". Try other words, or tell me something to keep with \`/remember\`.`);
 }
 
-// @memory recalls still record keyword hits as the session's evidence (RecallRequest.countLexicalHits
-// could turn that off): without them no @memory session updates an aspect weight, as the whole-loop
-// e2e shows, and the loop has no other evidence for these sessions yet (CHANGELOG, issue #25).
+// @memory recalls record no keyword hits as evidence (being shown is not being used): the loop
+// learns from the model's own words (answerUsage.ts) and the user's actions (chatFeedback.ts).
+const SESSION_RECALL = { countLexicalHits: false } as const;
 
 /** /recall: the recalled memories as a list. */
 export async function answerRecall(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
   deps.out.progress('Recalling…');
-  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, ...SESSION_RECALL } : {}) });
   if (deps.token.isCancellationRequested) return results;
   if (results.length === 0) { noMatches(deps.out, query); return results; }
   deps.out.markdown(`**${results.length} memories** for "${query.replace(/\s+/g, ' ').slice(0, 80)}":\n\n`);
@@ -83,7 +83,7 @@ export async function answerRecall(deps: RecallAnswerDeps, query: string): Promi
 /** /why: every memory with its full score breakdown inline. */
 export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<RecallResult[]> {
   deps.out.progress('Recalling with explanations…');
-  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey } : {}) });
+  const results = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, ...SESSION_RECALL } : {}) });
   if (deps.token.isCancellationRequested) return results;
   if (results.length === 0) { noMatches(deps.out, query); return results; }
   const best = Math.max(0, ...results.map((r) => r.score));
@@ -115,7 +115,7 @@ export function deliverSessionStart(out: ChatOutput, memories: readonly StartMem
  */
 export async function answerQuestion(deps: RecallAnswerDeps, query: string, model: vscode.LanguageModelChat | undefined): Promise<{ results: RecallResult[]; composed: boolean }> {
   deps.out.progress('Recalling…');
-  const recalled = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true } : {}) });
+  const recalled = await recallMemories(deps.rt, query, { ...(deps.sessionKey ? { session: deps.sessionKey, injected: true, ...SESSION_RECALL } : {}) });
   if (deps.token.isCancellationRequested) return { results: recalled, composed: false };
   if (recalled.length === 0) { noMatches(deps.out, query); return { results: recalled, composed: false }; }
   const results = currentFirst(recalled);

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import { answerQuestion, answerRecall, answerWhy, deliverSessionStart } from './chatAnswer';
 import { firstRunAnswer, forgetFromChat, pinFromChat, rememberFromChat, statusFromChat } from './chatCommands';
+import { citedMemoryIds } from '../../core/feedback/userFeedback';
+import { ChatFeedback } from './chatFeedback';
 import { ChatOutput } from './chatOutput';
 import { isMemoryOnlyModel } from './memoryOnlyModel';
 import { SessionCapture, sessionKeyFromHistory } from './sessionCapture';
@@ -49,7 +51,7 @@ function followups(meta: MemoryChatMetadata): vscode.ChatFollowup[] {
   }
 }
 
-async function dispatch(services: Services, capture: SessionCapture, explanations: RecallExplanations, request: vscode.ChatRequest, chatContext: vscode.ChatContext, out: ChatOutput, token: vscode.CancellationToken): Promise<MemoryChatMetadata> {
+async function dispatch(services: Services, capture: SessionCapture, feedback: ChatFeedback, explanations: RecallExplanations, request: vscode.ChatRequest, chatContext: vscode.ChatContext, out: ChatOutput, token: vscode.CancellationToken): Promise<MemoryChatMetadata> {
   const command = request.command ?? 'ask';
   const prompt = request.prompt.trim();
   const rt = await services.runtime();
@@ -65,13 +67,13 @@ async function dispatch(services: Services, capture: SessionCapture, explanation
   const startMemories = session?.startMemories ?? [];
   await capture.turn(rt, sessionKey, 'user', command === 'ask' ? prompt : `/${command} ${prompt}`);
   const deps = { rt, explanations, out, token, sessionKey, startMemories };
-  // How many memories the answer numbered: the session-start ones are numbered after them.
-  let listed = 0;
+  // The memories the answer numbered, in order: the session-start ones are numbered after them.
+  let numbered: string[] = [];
   switch (command) {
     // The memory-only model (memoryOnlyModel.ts) composes nothing: answer with the memories directly.
-    case 'ask': listed = (await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model)).results.length; break;
-    case 'recall': listed = (await answerRecall(deps, prompt)).length; break;
-    case 'why': listed = (await answerWhy(deps, prompt)).length; break;
+    case 'ask': numbered = (await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model)).results.map((r) => r.id); break;
+    case 'recall': numbered = (await answerRecall(deps, prompt)).map((r) => r.id); break;
+    case 'why': numbered = (await answerWhy(deps, prompt)).map((r) => r.id); break;
     case 'remember': await rememberFromChat(rt, out, prompt, sessionKey); break;
     case 'forget': await forgetFromChat(rt, out, prompt); break;
     case 'pin': await pinFromChat(rt, out, prompt, true); break;
@@ -79,15 +81,20 @@ async function dispatch(services: Services, capture: SessionCapture, explanation
     default: out.markdown(`Unknown command /${command}. Try /recall, /why, /remember, /forget, /pin, /unpin or /status.`);
   }
   if (token.isCancellationRequested) return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
-  deliverSessionStart(out, startMemories, listed);
+  deliverSessionStart(out, startMemories, numbered.length);
   // Only the model's own words: the memory lists and quotes of the answer are not evidence of use.
   await capture.turn(rt, sessionKey, 'assistant', out.composedText());
-  return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}), ...(startMemories.length ? { sessionStart: startMemories.map((m) => m.id) } : {}) };
+  numbered.push(...startMemories.map((m) => m.id));
+  const cited = citedMemoryIds(out.composedText(), numbered);
+  if (!cited.length && numbered.length) cited.push(numbered[0] as string);
+  feedback.noteShown(sessionKey, numbered);
+  return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}), ...(startMemories.length ? { sessionStart: startMemories.map((m) => m.id) } : {}), ...(cited.length ? { cited } : {}) };
 }
 
 export function registerChatParticipant(context: vscode.ExtensionContext, services: Services, explanations: RecallExplanations): void {
   let last: ChatRequestRecord | undefined;
   const capture = new SessionCapture(services);
+  const feedback = new ChatFeedback(services);
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     const record: ChatRequestRecord = { prompt: request.prompt, command: request.command, sequence: (last?.sequence ?? 0) + 1, done: false, answer: '', references: [] };
     last = record;
@@ -95,7 +102,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
     const out = new ChatOutput(stream);
     let metadata: MemoryChatMetadata = { command: request.command ?? 'ask' };
     try {
-      metadata = await dispatch(services, capture, explanations, request, chatContext, out, token);
+      metadata = await dispatch(services, capture, feedback, explanations, request, chatContext, out, token);
     } catch (e) {
       services.logger.warn(`@memory ${metadata.command}: ${userMessage(e)}`);
       out.markdown(`Agent Memory could not do that: ${userMessage(e)}`);
@@ -112,5 +119,6 @@ export function registerChatParticipant(context: vscode.ExtensionContext, servic
   participant.followupProvider = {
     provideFollowups: (result) => followups((result.metadata as MemoryChatMetadata | undefined) ?? { command: 'ask' }),
   };
-  context.subscriptions.push(participant, vscode.commands.registerCommand(LAST_CHAT_REQUEST_COMMAND, () => last));
+  participant.onDidReceiveFeedback((fb) => { void feedback.received(fb); }, undefined, context.subscriptions);
+  context.subscriptions.push(participant, feedback, vscode.commands.registerCommand(LAST_CHAT_REQUEST_COMMAND, () => last));
 }

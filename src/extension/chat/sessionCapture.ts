@@ -21,6 +21,8 @@ export interface MemoryChatMetadata {
   readonly empty?: boolean;
   /** Ids of the session-start memories this answer delivered (first answer of a session only). */
   readonly sessionStart?: readonly string[];
+  /** Memories the answer cited ([n]; else the first it listed): what a 👍 / 👎 speaks about (chatFeedback.ts). */
+  readonly cited?: readonly string[];
 }
 
 /**

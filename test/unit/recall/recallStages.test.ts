@@ -24,7 +24,7 @@ describe('recall stages as data', () => {
   afterEach(async () => { await store.close(); });
 
   it('lists the stages in their running order, each with a switch', () => {
-    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['speakers', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'recency', 'facets', 'pins']);
+    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['speakers', 'learnedUse', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'recency', 'facets', 'pins']);
     const off = resolveSearchConfig({ speakers: { enabled: false }, neighbours: { enabled: false }, graphBoost: { enabled: false }, recency: { enabled: false }, facets: { enabled: false } });
     assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(off)).map((s) => s.id), ['temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'pins']);
   });
