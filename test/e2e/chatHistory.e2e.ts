@@ -88,9 +88,15 @@ async function captures(profileDir: string): Promise<CapturedMemory[]> {
   try { return store.read((db) => recentCaptures(db, 200)); } finally { await store.close(); }
 }
 
-async function waitForCapture(profileDir: string, pattern: RegExp, timeoutMs = 90_000): Promise<CapturedMemory[]> {
+/**
+ * Waits until a memory matching `pattern` is captured. The sign-in dialog comes back while the
+ * setup agent's request is pending, and VS Code logs the request only once it is dismissed (the
+ * text may sit in the log's input state until then), so it is closed on every round.
+ */
+async function waitForCapture(page: Page, profileDir: string, pattern: RegExp, timeoutMs = 90_000): Promise<CapturedMemory[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
+    await dismissSignIn(page);
     const all = await captures(profileDir);
     if (all.some((m) => pattern.test(m.content))) return all;
     if (Date.now() > until) throw new Error(`nothing matching ${pattern} was captured; captures: ${JSON.stringify(all.map((m) => m.content))}\nAgent Memory log:\n${followerLog(profileDir)}`);
@@ -157,7 +163,7 @@ export const tests: E2eTest[] = [
       await sleep(3_000);
       await waitForWorkbench(page);
       await clearSignIn(page);
-      const captured = await waitForCapture(profileDir, /integer cents/, 60_000);
+      const captured = await waitForCapture(page, profileDir, /integer cents/, 60_000);
       const mine = captured.filter((m) => /integer cents/.test(m.content));
       console.log(`  captured: ${JSON.stringify(mine.map((m) => ({ harness: m.harness, session: m.sessionId, content: m.content })))}`);
       assert.equal(mine.length, 1);
@@ -186,9 +192,10 @@ export const tests: E2eTest[] = [
       // new chat is captured (so it ran), and the first one is still there exactly once.
       await paletteCommand(page, 'Chat: New Chat');
       await statePlainly(page, SECOND);
-      await waitForLog(page, profileDir, /fiscal year/);
+      // The request itself, not the typed text in the log's input state.
+      await waitForLog(page, profileDir, /"message":\{[^}]*?fiscal year/, 90_000);
       await clearSignIn(page);
-      const after = await waitForCapture(profileDir, /fiscal year/, 60_000);
+      const after = await waitForCapture(page, profileDir, /fiscal year/, 90_000);
       const counts = (re: RegExp): number => after.filter((m) => re.test(m.content)).length;
       console.log(`  after reload: ${after.length} captures (${counts(/integer cents/)} of the first decision, ${counts(/fiscal year/)} of the second)`);
       assert.equal(counts(/integer cents/), 1);

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { recentCaptures } from '../../src/core/capture/agentCapture';
 import { openStore } from '../../src/core/store/openStore';
 import type { E2eTest } from './e2eTypes';
 import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, runPaletteCommand, setSideBarWidth, waitForText, waitForWorkbench } from './workbench';
@@ -50,6 +51,21 @@ async function memoryRow(store: string, content: string): Promise<{ id: string; 
   try { return s.read((db) => db.get<{ id: string; is_deleted: number }>('SELECT id, is_deleted FROM memories WHERE content = ?', [content])); } finally { await s.close(); }
 }
 
+/**
+ * Captures already in the store before this spec seeds its own (the chat-history spec runs
+ * earlier in the same profile): the tab's counts are checked relative to them.
+ */
+async function captureCounts(store: string): Promise<{ all: number; inRecall: number }> {
+  const s = await openStore({ dir: store });
+  try {
+    const rows = s.read((db) => recentCaptures(db, 1000));
+    return { all: rows.length, inRecall: rows.filter((r) => r.status === 'active').length };
+  } finally { await s.close(); }
+}
+
+/** The tab's summary line: `all` captures listed, `inRecall` of them still recalled (all made today, in this run, so "today" counts those too). */
+const metaLine = (all: number, inRecall: number): RegExp => new RegExp(`${all} captured from agent conversations · ${inRecall} today · ${inRecall} in recall`);
+
 async function waitForStore(profileDir: string): Promise<string> {
   const until = Date.now() + 60_000;
   for (;;) {
@@ -73,6 +89,7 @@ async function editorPanel(page: Page): Promise<FrameLocator> {
 let temp: string | undefined;
 let cli = '';
 let store = '';
+let before = { all: 0, inRecall: 0 };
 
 /**
  * The Knowledge panel's Captured tab (issue 23, "Seeing and undoing it"): memories captured by the
@@ -95,6 +112,7 @@ export const tests: E2eTest[] = [
       await panel.locator('[role="tablist"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       store = await waitForStore(profileDir);
       cli = installedCli(profileDir);
+      before = await captureCounts(store);
       temp = mkdtempSync(join(tmpdir(), 'agent-memory-e2e-captured-'));
       const project = join(temp, 'billing');
       const cc = join(temp, 'cc-42.jsonl');
@@ -124,7 +142,7 @@ export const tests: E2eTest[] = [
       assert.match(orm, /session cc-42 · turn u1 · project billing/);
       assert.match(orm, /today \d\d:\d\d/);
       assert.match(await plainText(card(panel, 'RFC 7807')), /VS Code agents[\s\S]*session vs-7/);
-      assert.match(await plainText(panel.locator('.captured-meta')), /3 captured from agent conversations · 3 today · 3 in recall/);
+      assert.match(await plainText(panel.locator('.captured-meta')), metaLine(before.all + 3, before.inRecall + 3));
       // every tab label fits at 300 px
       const tabs = await panel.locator('.tab').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return { right: r.right, text: e.textContent ?? '' }; }));
       const width = await panel.locator('.tabs').evaluate((e) => e.getBoundingClientRect().right);
@@ -152,7 +170,7 @@ export const tests: E2eTest[] = [
       await waitForText(panel.locator('.capture-status'), /Forgot “From now on the API must return RFC 7807.*”: deleted/);
       await card(panel, 'RFC 7807').waitFor({ state: 'detached', timeout: UI_TIMEOUT_MS });
       assert.equal(await memoryRow(store, ERRORS), undefined, 'forgotten: no row left');
-      assert.match(await plainText(panel.locator('.captured-meta')), /2 captured from agent conversations · 1 today · 1 in recall/);
+      assert.match(await plainText(panel.locator('.captured-meta')), metaLine(before.all + 2, before.inRecall + 1));
 
       // captured by another process while the tab shows: it appears without a click
       const cc = join(temp as string, 'cc-43.jsonl');
