@@ -45,6 +45,21 @@ async function loadTests(filter) {
   return filter ? tests.filter((t) => t.name.includes(filter)) : tests;
 }
 
+/**
+ * Spec files that run in a window (and profile) of their own: they leave chats, pending requests,
+ * dialogs, editors or captured memories behind that the other specs do not expect (the chat
+ * history's sign-in dialog, a long chat, the demo's 60 memories), or need a store of their own.
+ * Every other spec shares one window, in file order, as before (some build on earlier ones).
+ */
+const OWN_WINDOW = new Set(['chatHistory.e2e.ts', 'panelCaptured.e2e.ts', 'wholeLoop.e2e.ts', 'whyAndDocuments.e2e.ts', 'zDemoConflicts.e2e.ts']);
+
+/** The shared window's specs first, then one group per own-window file. */
+function windowsOf(tests) {
+  const shared = tests.filter((t) => !OWN_WINDOW.has(t.file));
+  const own = [...new Set(tests.filter((t) => OWN_WINDOW.has(t.file)).map((t) => t.file))].map((f) => tests.filter((t) => t.file === f));
+  return [shared, ...own].filter((g) => g.length > 0);
+}
+
 function withTimeout(promise, ms, what) {
   let timer;
   const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms); });
@@ -99,9 +114,11 @@ async function main() {
     counts[c.ok ? 'passed' : 'failed'] += 1;
   }
   console.log(`  VSIX ${mib(vsixChecks.vsixBytes)}, installed ${(vsixChecks.installedBytes / 1e6).toFixed(1)} MB`);
-  for (const [group, vsixes] of [[withModel, [fakeLm, vsix.file]], [withoutModel, [vsix.file]]]) {
+  const windows = [...windowsOf(withModel).map((g) => [g, [fakeLm, vsix.file]]), ...windowsOf(withoutModel).map((g) => [g, [vsix.file]])];
+  for (const [group, vsixes] of windows) {
     if (group.length === 0) continue;
-    if (group === withoutModel) console.log('  (without the fake language model)');
+    if (vsixes.length === 1) console.log('  (without the fake language model)');
+    else if (OWN_WINDOW.has(group[0].file)) console.log(`  (a window of its own: ${group[0].file})`);
     const c = await withWorkbench({ layer: LAYER, vsixes, settings: E2E_SETTINGS, env: (profile) => ({ FAKE_LM_SCRIPT: fakeModelScript(profile) }) }, (session) => runTests(group, session));
     counts.passed += c.passed;
     counts.failed += c.failed;

@@ -44,7 +44,10 @@ async function seedComparisons(storeDir: string): Promise<SeededEntity[]> {
   try {
     return await store.write('e2e: seed predictor comparisons', (db) => {
       const entities = db.all<SeededEntity>(
+        // Entities the list shows: pinned, or with an aspect or a relation (knowledgeQueries.ts, BARE_EXCLUDED).
         `SELECT e.id, e.name FROM entities e WHERE e.agent_id = ? AND e.status = 'active'
+         AND (e.pinned = 1 OR EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
+           OR EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id OR r.target_entity_id = e.id))
          AND NOT EXISTS (SELECT 1 FROM predictor_comparisons p WHERE p.focal_entity_id = e.id) ORDER BY e.name LIMIT 4`, [AGENT_ID]);
       assert.equal(entities.length, 4, `need 4 extracted entities without predictor data, found ${entities.length}`);
       const start = Date.now() - 60 * 60_000;

@@ -149,10 +149,12 @@ export const tests: E2eTest[] = [
       const used = response.locator('.chat-used-context-label', { hasText: /Used \d+ references?/ }).last();
       await used.waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
       // Once the answer completes the workbench may fold its steps ("Completed N steps"): unfold them.
-      if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().click();
+      // (The summary can sit under the chat's sticky request header, which takes the pointer: a
+      // click event on the element itself toggles it, as a person's click on the visible part would.)
+      if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
       await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      if (!(await refs.first().isVisible())) await used.click();
+      if (!(await refs.first().isVisible())) await used.dispatchEvent('click');
       await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);

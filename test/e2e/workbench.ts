@@ -66,6 +66,10 @@ export async function waitForText(locator: { innerText(): Promise<string> }, pat
  * returns the width it ended at (the workbench may clamp it).
  */
 export async function setSideBarWidth(page: Page, width: number): Promise<number> {
+  // A hover left open by an earlier step (the tree's entity hover) may lie over the sash.
+  await page.mouse.move(2, 2);
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(400);
   const sidebar = page.locator('.part.sidebar');
   const box = await sidebar.boundingBox();
   if (!box) throw new Error('the side bar is not visible');

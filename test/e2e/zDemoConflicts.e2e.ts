@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { openStore } from '../../src/core/store/openStore';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, waitForText, waitForWorkbench } from './workbench';
+import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const STORE_SUBPATH = join('user-data', 'User', 'globalStorage', EXTENSION_ID, 'store');
@@ -118,6 +118,8 @@ export const tests: E2eTest[] = [
   {
     name: 'Demo conflicts: the Knowledge panel lists the rest, Keep newer there works, and recall shows the answers at once',
     async run({ page, screenshot, webview }) {
+      // The report is a webview of this extension too: close its tab so the panel is the one webview.
+      await runPaletteCommand(page, 'View: Close All Editors');
       await openMemoryContainer(page);
       await expandView(page, 'Knowledge');
       const panel = webview(EXTENSION_ID);
