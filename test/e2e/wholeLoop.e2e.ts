@@ -154,7 +154,7 @@ export const tests: E2eTest[] = [
       if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
       await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      if (!(await refs.first().isVisible())) await used.dispatchEvent('click');
+      if (!(await refs.first().isVisible())) await used.click();
       await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);
