@@ -154,7 +154,8 @@ export const tests: E2eTest[] = [
       if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
       await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      if (!(await refs.first().isVisible())) await used.click();
+      // (force: the unfolded steps' container reports the label as covered; a person's click lands on it)
+      if (!(await refs.first().isVisible())) await used.click({ force: true });
       await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);
