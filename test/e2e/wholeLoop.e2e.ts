@@ -154,8 +154,12 @@ export const tests: E2eTest[] = [
       if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
       await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      // (force: the unfolded steps' container reports the label as covered; a person's click lands on it)
-      if (!(await refs.first().isVisible())) await used.click({ force: true });
+      // (force: the unfolded steps' container reports the label as covered; a person's click lands on
+      // it. The list toggles and renders late on a busy machine: click again until it shows.)
+      for (let i = 0; i < 4 && !(await refs.first().isVisible()); i++) {
+        await used.click({ force: true });
+        await refs.first().waitFor({ state: 'visible', timeout: 6_000 }).catch(() => undefined);
+      }
       await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);
