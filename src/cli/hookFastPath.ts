@@ -11,6 +11,7 @@
 import { resolve } from 'node:path';
 import { log } from './hookLog';
 import { askService, serviceEnabled } from './hookServiceClient';
+import { readStdin } from './readStdin';
 
 /** What the fast path read before handing over to the full CLI (which must not read stdin again). */
 export interface HookHandoff {
@@ -50,15 +51,6 @@ export function fastHookPlan(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const event = values.get('event');
   const harness = values.get('harness');
   return { storeDir: resolve(store), ...(event ? { event } : {}), ...(harness ? { harness } : {}) };
-}
-
-function readStdin(): Promise<string> {
-  return new Promise((res, rej) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => res(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', rej);
-  });
 }
 
 /**

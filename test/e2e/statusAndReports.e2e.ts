@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, frameWith, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+import { UI_TIMEOUT_MS, frameWith, plainText, runAllMaintenance, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 /** The editor tabs' labels (to prove no "Untitled" document was opened). */
 async function tabLabels(page: Page): Promise<string[]> {
@@ -42,20 +42,8 @@ export const tests: E2eTest[] = [
   {
     name: 'Memory: Run Maintenance ends with a human summary and Show Report opens the full report',
     async run({ page, screenshot }) {
-      // Not runPaletteCommand: this command opens a second quick pick (the tasks) right away.
       await waitForWorkbench(page);
-      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await input.fill('>Memory: Run Maintenance');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await page.keyboard.press('Enter');
-      const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
-      await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await pick.click();
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
-      await toast.waitFor({ state: 'visible', timeout: 90_000 });
+      const toast = await runAllMaintenance(page, 90_000);
       const message = await waitForText(toast.locator('.notification-list-item-message'), /^Maintenance: .+\.$/);
       console.log(`  ${message}`);
       assert.doesNotMatch(message, /snapshotSeq|journalGeneration|aspectsDecayed/, 'no internal counter names');

@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, askInChat, frameWith, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+import { askInChat, frameWith, plainText, runAllMaintenance, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 // The e2e runner loads this file from the repository root (scripts/vscode/runE2e.mjs).
 const REPO = process.cwd();
@@ -100,17 +100,7 @@ export const tests: E2eTest[] = [
       await screenshot('status-tab');
       await runPaletteCommand(page, 'View: Close All Editors');
 
-      await page.keyboard.press('F1');
-      const quick = page.locator('.quick-input-widget input');
-      await quick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await quick.fill('>Memory: Run Maintenance');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await page.keyboard.press('Enter');
-      const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
-      await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await pick.click();
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
-      await toast.waitFor({ state: 'visible', timeout: 120_000 });
+      const toast = await runAllMaintenance(page);
       await toast.locator('.monaco-button', { hasText: 'Show Report' }).click();
       await frameWith(page, 'main.document h1', /Maintenance report/);
       const title = (await tabLabels(page)).find((l) => /^Maintenance Report, \d{4}-\d\d-\d\d \d\d:\d\d UTC$/.test(l));

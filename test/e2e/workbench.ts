@@ -1,4 +1,4 @@
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 /** Timeouts of workbench interactions; generous because the machine may be busy. */
 export const UI_TIMEOUT_MS = 30_000;
@@ -47,6 +47,26 @@ export async function runPaletteCommand(page: Page, label: string): Promise<void
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+}
+
+/**
+ * Memory: Run Maintenance → "Run all" from the palette (not runPaletteCommand: the command opens a
+ * second quick pick, the tasks, right away); returns the notification that ends the run.
+ */
+export async function runAllMaintenance(page: Page, timeoutMs = 120_000): Promise<Locator> {
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await input.fill('>Memory: Run Maintenance');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await page.keyboard.press('Enter');
+  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
+  await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await pick.click();
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  return toast;
 }
 
 /** Polls a locator's visible text until it matches pattern; returns the text. */

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { openStore } from '../../src/core/store/openStore';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, runAllMaintenance, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const STORE_SUBPATH = join('user-data', 'User', 'globalStorage', EXTENSION_ID, 'store');
@@ -42,18 +42,7 @@ async function countEntities(dir: string): Promise<number> {
 
 /** Memory: Run Maintenance → Run all, then Show Report; returns the report tab's frame. */
 async function runAllAndShowReport(page: Page): Promise<Frame> {
-  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.fill('>Memory: Run Maintenance');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
-  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
-  await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await pick.click();
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
-  await toast.waitFor({ state: 'visible', timeout: 120_000 });
+  const toast = await runAllMaintenance(page);
   console.log(`  ${await plainText(toast.locator('.notification-list-item-message'))}`);
   await toast.locator('.monaco-button', { hasText: 'Show Report' }).click();
   // The report opens in a document tab of ours (src/extension/documents/documentPanels.ts).

@@ -23,20 +23,12 @@ import type { CliCommand, CliIo } from '../run';
 import { log } from '../hookLog';
 import { runHookService, startService } from '../hookService';
 import { askService, serviceEnabled } from '../hookServiceClient';
+import { readStdin } from '../readStdin';
 
 /** Longest one hook call may take before it gives up and answers nothing (below every harness's timeout). */
 export const HOOK_DEADLINE_MS = 20_000;
 /** Events that do something; the others answer nothing without opening the store (they cost only the process start). */
 const HANDLED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd']);
-
-function readStdin(): Promise<string> {
-  return new Promise((res, rej) => {
-    const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => res(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', rej);
-  });
-}
 
 /** Set when a call gave up at its deadline: the CLI then exits instead of waiting for the abandoned work. */
 let timedOut = false;
