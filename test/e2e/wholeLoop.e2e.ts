@@ -130,12 +130,12 @@ export const tests: E2eTest[] = [
       const answer = await waitForText(response, /Shelf keeps its reading lists in SQLite/, 120_000);
       console.log(`  @memory answered: ${answer.slice(0, 300).replace(/\s+/g, ' ')}`);
       await screenshot('whole-loop-chat-answer');
-      // The extension scores the answer as it arrives (answerUsage.ts). In this host the score
-      // finds no shown memory yet ("0 of 0": the recall's session rows are not there when the
-      // answer is recorded; an open defect, docs/feedback.md "Known defect"), so the line is
-      // reported, not asserted: the unit tests hold the own-words rule, and the next step proves
-      // the loop in this host through an explicit action.
+      // The extension scores the answer as it arrives (answerUsage.ts): its own words name the
+      // note's SQLite and WAL, which the question did not, so the shown memory counts as used.
+      // (The note was typed earlier in this chat with /remember; only the question this answer
+      // responds to is the user's words, or no evidence could ever be found: it read "0 of 0".)
       const evidence = await waitForLogLine(profileDir, /answer evidence: \d+ of \d+ shown memories used in the answer's own words/, 60_000);
+      assert.match(evidence, /answer evidence: [1-9]\d* of [1-9]\d* shown memories/, 'the answer in its own words used the shown note');
       console.log(`  ${evidence.trim()}`);
     },
   },
@@ -154,12 +154,18 @@ export const tests: E2eTest[] = [
       if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
       await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      // (force: the unfolded steps' container reports the label as covered; a person's click lands on
-      // it. The list toggles and renders late on a busy machine: click again until it shows.)
-      for (let i = 0; i < 4 && !(await refs.first().isVisible()); i++) {
-        await used.click({ force: true });
-        await refs.first().waitFor({ state: 'visible', timeout: 6_000 }).catch(() => undefined);
+      // Expand the list by its state, not by what shows: the part (the label's parent) carries
+      // chat-used-context-collapsed while folded, and its button toggles, so it is clicked only
+      // while the part is seen folded (a second click on a list still rendering would fold it again).
+      // (A click event on the button itself: the unfolded steps' container reports the label as covered.)
+      const part = used.locator('xpath=..');
+      const folded = async (): Promise<boolean> => /\bchat-used-context-collapsed\b/.test((await part.getAttribute('class')) ?? '');
+      const until = Date.now() + UI_TIMEOUT_MS;
+      while (await folded() && Date.now() < until) {
+        await used.locator('.monaco-button').first().dispatchEvent('click');
+        for (const stop = Date.now() + 5_000; Date.now() < stop && await folded();) await page.waitForTimeout(200);
       }
+      assert.ok(!(await folded()), 'the answer\'s references unfolded');
       await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);

@@ -77,14 +77,18 @@ export function answerUsageVerdicts(shown: readonly { readonly id: string; reado
 /**
  * Records one assistant answer's evidence on its session's injected rows (kept at their maxima
  * across answers: once used in a conversation, used, until an explicit 👎 or *wrong* says
- * otherwise, userFeedback.ts). Returns the verdicts.
+ * otherwise, userFeedback.ts). Called once the answer's own turn is appended. Returns the verdicts.
  */
 export function recordAnswerUsage(db: SqlWriter, sessionKey: string, agentId: string, answer: string): UsageVerdict[] {
   const shown = db.all<{ id: string; content: string }>(
     `SELECT m.id AS id, m.content AS content FROM session_memories sm JOIN memories m ON m.id = sm.memory_id
      WHERE sm.session_key = ? AND sm.agent_id = ? AND sm.was_injected = 1 ORDER BY sm.rank, sm.memory_id`, [sessionKey, agentId]);
   if (!shown.length) return [];
-  const userText = db.all<{ text: string }>("SELECT text FROM session_turns WHERE session_key = ? AND role = 'user' ORDER BY seq", [sessionKey]).map((t) => t.text).join('\n');
+  // The user's words are the request this answer responds to: the latest user turn. (Not the whole
+  // session's: a note the user typed earlier, e.g. `@memory /remember …`, which records no answer
+  // turn, is the very memory shown now, and excluding its words left no evidence: "0 of 0".)
+  const userText = db.all<{ text: string }>(
+    "SELECT text FROM session_turns WHERE session_key = ? AND role = 'user' ORDER BY seq DESC LIMIT 1", [sessionKey]).map((t) => t.text).join('\n');
   const verdicts = answerUsageVerdicts(shown, answer, userText);
   writeUsageEvidence(db, sessionKey, agentId, verdicts.filter((v) => v.used));
   return verdicts;

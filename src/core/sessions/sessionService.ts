@@ -147,7 +147,8 @@ export class SessionService {
       return n;
     });
     // Counts only (no memory text): what the answer's own words used, visible in the log (the whole-loop e2e reads it).
-    if (verdicts) this.deps.logger.info(`answer evidence: ${verdicts.filter((v) => v.used).length} of ${verdicts.length} shown memories used in the answer's own words`);
+    // (Not for an answer that showed nothing, e.g. "Remembered.": a "0 of 0" line would read as a failure.)
+    if (verdicts?.length) this.deps.logger.info(`answer evidence: ${verdicts.filter((v) => v.used).length} of ${verdicts.length} shown memories used in the answer's own words`);
     return seq;
   }
 

@@ -91,6 +91,27 @@ describe('feedback: answer evidence and explicit user actions', function () {
     } finally { await w.store.close(); }
   });
 
+  it('a note the user typed earlier in the chat (/remember) still counts: only the question this answer responds to is the user\'s words', async () => {
+    const { store, clock } = await openTestStore();
+    try {
+      const cache = await store.write('seed', (db) => addMemory(db, clock.now(), { content: CACHE }));
+      const { service, logger } = makeService(store, clock);
+      const evidenceLines = (): string[] => logger.lines.map((l) => l.message).filter((m) => /answer evidence/.test(m));
+      const { sessionKey } = await service.start({ harness: 'vscode-chat', project: null, sessionKey: 'chat-remember-then-ask' });
+      await store.write('nothing shown at start', (db) => db.run('DELETE FROM session_memories WHERE session_key = ?', [sessionKey]));
+      // As @memory records it: the /remember request is a user turn with no answer turn (it composes nothing).
+      await service.turn(sessionKey, 'user', `/remember ${CACHE}`);
+      await service.turn(sessionKey, 'user', 'where does the session cache live?');
+      await service.turn(sessionKey, 'assistant', 'Nothing in memory says.');
+      assert.deepEqual(evidenceLines(), [], 'an answer that showed nothing logs no evidence line');
+      await store.write('shown', (db) => addSessionMemory(db, clock.now(), sessionKey, cache, { rank: 0, effective: 0.7 }));
+      await service.turn(sessionKey, 'user', 'where does the session cache live?');
+      await service.turn(sessionKey, 'assistant', 'It runs on Redis (version 7); the api-gateway sits in front of it [1].');
+      assert.ok((evidence(store, sessionKey, cache)?.fts_hit_count ?? 0) > 0, 'used: Redis and api-gateway are not in the question, though the /remember said them');
+      assert.deepEqual(evidenceLines(), ["answer evidence: 1 of 1 shown memories used in the answer's own words"]);
+    } finally { await store.close(); }
+  });
+
   it('👍 raises the cited memory\'s aspects at once and makes it paid off at session end', async () => {
     const w = await world();
     try {
