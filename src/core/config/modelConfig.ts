@@ -19,8 +19,11 @@ export const DEFAULT_INTRA_OP_THREADS = 2;
  * Rows per ONNX run after sorting a batch by token count. The dense graph pads every row to the
  * longest one (attention grows with its square), so runs of similar length cost far less: on the
  * dev-set memories an unsorted batch of 64 took ~3× the CPU of sorted runs (bench/models.ts).
+ * Smaller runs cost less still, down to about 4–8 rows: 2,048 synthetic agent notes, one thread,
+ * sentences per CPU-second at batch 32 / 128: 16 rows 112–114 / 133–136, 8 rows 128–136 / 144–148,
+ * 4 rows 136–137 / 138–140 (quiet machine, 2026-12-02; docs/store.md, "Ingest throughput").
  */
-export const USE_LITE_RUN_ROWS = 16;
+export const USE_LITE_RUN_ROWS = 8;
 
 /** Rerank head size and timeout for the generic rerank(). */
 export const DEFAULT_RERANK_TOP_N = 20;

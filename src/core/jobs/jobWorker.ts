@@ -40,6 +40,11 @@ export interface JobHandler {
   onDead?(db: SqlWriter, job: JobRecord, nowIso: string): void;
 }
 
+/** Batches of one type in flight at once (drain()). */
+const BATCHES_IN_FLIGHT = 2;
+/** Least time between two progress counts (report()). */
+const PROGRESS_EVERY_MS = 250;
+
 /** Thrown inside a completion write whose lease was lost, to roll back the job's own write. */
 class LeaseLost extends Error {}
 
@@ -78,6 +83,9 @@ export class JobWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Jobs this worker completed (completed rows are pruned, so the table cannot say). */
   private done = 0;
+  /** When progress was last counted (performance.now()), and the last message reported. */
+  private reportedAt = -Infinity;
+  private reported = '';
 
   constructor(private readonly opts: JobWorkerOptions) {
     for (const h of opts.handlers) this.handlers.set(h.type, h);
@@ -86,12 +94,18 @@ export class JobWorker {
 
   get types(): string[] { return [...this.handlers.keys()]; }
 
-  /** Processes jobs until none of this worker's types is ready; returns what happened. */
+  /**
+   * Processes jobs until none of this worker's types is ready; returns what happened. Each type
+   * with a batch handler has up to BATCHES_IN_FLIGHT batches in flight, leased as earlier ones
+   * finish whatever the other types do: the embedding (in its worker thread) and the extraction (on
+   * this thread) of an ingest overlap instead of waiting for each other every round, and the embed
+   * worker has its next batch while the previous one's vectors are being written.
+   */
   async drain(): Promise<DrainStats> {
     const stats: DrainStats = { completed: 0, retried: 0, dead: 0 };
     const running = new Set<Promise<void>>();
     let single = 0;
-    let batchRunning = false;
+    const batching = new Map<JobHandler, number>();
     const track = (p: Promise<void>, done: () => void): void => {
       const q: Promise<void> = p.finally(() => { done(); running.delete(q); this.inFlight.delete(q); });
       running.add(q);
@@ -99,8 +113,8 @@ export class JobWorker {
     };
     for (;;) {
       const free = this.opts.config.concurrency - single;
-      const batchLimit = batchRunning ? 0 : this.opts.config.batchSize;
-      const jobs = !this.stopping && (free > 0 || batchLimit > 0) ? await this.lease(Math.max(0, free), batchLimit) : [];
+      const idleBatchTypes = this.types.filter((t) => { const h = this.handlers.get(t); return h?.runBatch !== undefined && (batching.get(h) ?? 0) < BATCHES_IN_FLIGHT; });
+      const jobs = !this.stopping && (free > 0 || idleBatchTypes.length > 0) ? await this.lease(Math.max(0, free), idleBatchTypes) : [];
       const batches = new Map<JobHandler, JobRecord[]>();
       for (const job of jobs) {
         const handler = this.handlers.get(job.type);
@@ -113,11 +127,11 @@ export class JobWorker {
         single++;
         track(this.execute(job, stats), () => { single--; });
       }
-      if (batches.size) {
-        batchRunning = true;
-        track(Promise.all([...batches].map(([handler, list]) => this.executeBatch(handler, list, stats))).then(() => undefined), () => { batchRunning = false; });
+      for (const [handler, list] of batches) {
+        batching.set(handler, (batching.get(handler) ?? 0) + 1);
+        track(this.executeBatch(handler, list, stats), () => { batching.set(handler, (batching.get(handler) ?? 1) - 1); });
       }
-      if (running.size === 0) return stats;
+      if (running.size === 0) { this.report(true); return stats; }
       await Promise.race(running);
     }
   }
@@ -159,19 +173,19 @@ export class JobWorker {
   }
 
   /**
-   * Leases up to `singleLimit` jobs of the types handled one at a time and up to `batchLimit` of
-   * the types with a batch handler, in one write.
+   * Leases up to `singleLimit` jobs of the types handled one at a time and up to the batch size of
+   * each type in `batchTypes` (types with a batch handler and room for another batch), in one write.
    */
-  private async lease(singleLimit: number, batchLimit: number): Promise<JobRecord[]> {
-    const types = this.types;
+  private async lease(singleLimit: number, batchTypes: readonly string[]): Promise<JobRecord[]> {
+    const singleTypes = singleLimit > 0 ? this.types.filter((t) => !this.handlers.get(t)?.runBatch) : [];
+    const wanted = [...batchTypes, ...singleTypes];
     // Idle polls only read: a lease transaction is journaled and replayed by every other process.
-    if (!this.opts.store.read((db) => hasLeasableWork(db, types, this.opts.clock.now()))) return [];
-    const batchTypes = types.filter((t) => this.handlers.get(t)?.runBatch);
-    const singleTypes = types.filter((t) => !this.handlers.get(t)?.runBatch);
+    // (Only the types it would lease: another type's pending jobs wait for its batch in flight.)
+    if (!wanted.length || !this.opts.store.read((db) => hasLeasableWork(db, wanted, this.opts.clock.now()))) return [];
     return this.opts.store.write('jobs.lease', (db) => {
       const common = { owner: this.owner, nowMs: this.opts.clock.now(), leaseMs: this.opts.config.leaseMs };
       return [
-        ...leaseJobs(db, { ...common, types: batchTypes, limit: batchLimit }),
+        ...batchTypes.flatMap((t) => leaseJobs(db, { ...common, types: [t], limit: this.opts.config.batchSize })),
         ...leaseJobs(db, { ...common, types: singleTypes, limit: singleLimit }),
       ];
     });
@@ -198,7 +212,8 @@ export class JobWorker {
       try {
         completed = await this.opts.store.write('jobs.complete', (db) => {
           const result = outcome.apply(db);
-          if (!completeJob(db, job.id, this.owner, result ?? null, this.opts.clock.now())) throw new LeaseLost();
+          // The retention prune runs once a batch, with its last job (writes commit in issue order).
+          if (!completeJob(db, job.id, this.owner, result ?? null, this.opts.clock.now(), i === jobs.length - 1)) throw new LeaseLost();
           return true;
         });
       } catch (e) {
@@ -251,10 +266,21 @@ export class JobWorker {
     this.report();
   }
 
-  private report(): void {
+  /**
+   * Progress: "N done, M left". Counting the queue scans the jobs table, so it runs at most every
+   * PROGRESS_EVERY_MS (it was ~5 % of an ingest's main thread at 10k when run after every batch),
+   * and once more when a drain ends (`final`), so the last message is always the true one.
+   */
+  private report(final = false): void {
     const progress = this.opts.progress ?? noProgress;
     if (progress === noProgress) return;
+    const now = performance.now();
+    if (!final && now - this.reportedAt < PROGRESS_EVERY_MS) return;
+    this.reportedAt = now;
     const c = this.opts.store.read((db) => countJobs(db, this.types));
-    progress.report({ message: `${this.done} done, ${c.pending + c.leased} left${c.dead ? `, ${c.dead} failed` : ''}` });
+    const message = `${this.done} done, ${c.pending + c.leased} left${c.dead ? `, ${c.dead} failed` : ''}`;
+    if (message === this.reported) return;
+    this.reported = message;
+    progress.report({ message });
   }
 }

@@ -25,6 +25,7 @@ import { COMPACT_TABLES_MIGRATION } from './schema/compactTablesSchema';
 import { TEAM_SCAN_MIGRATION } from '../team/teamScanMigration';
 import { COMPACT_SESSIONS_MIGRATION } from './schema/compactSessionsSchema';
 import { CONFLICTS_AND_UNDO_MIGRATION } from './schema/conflictsAndUndoSchema';
+import { SETTLED_INDEX_MIGRATION } from './schema/settledIndexSchema';
 
 export interface MigrationContext extends SqlWriter {
   /** Adds a column unless `PRAGMA table_info` already lists it. Returns whether it was added. */
@@ -40,7 +41,7 @@ export interface Migration {
 }
 
 /** Every migration of the store, in order. Later issues append theirs here. */
-export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration(), CJK_INDEX_MIGRATION, LEXICAL_STATS_MIGRATION, PORTER_FTS_MIGRATION, TEAM_MIGRATION, RETENTION_MIGRATION, COMPACT_EMBEDDINGS_MIGRATION, DELETED_INDEX_MIGRATION, COMPACT_TABLES_MIGRATION, TEAM_SCAN_MIGRATION, COMPACT_SESSIONS_MIGRATION, CONFLICTS_AND_UNDO_MIGRATION];
+export const MIGRATIONS: readonly Migration[] = [CORE_MIGRATION, GRAPH_MIGRATION, SESSION_MIGRATION, feedbackLoopMigration(), CJK_INDEX_MIGRATION, LEXICAL_STATS_MIGRATION, PORTER_FTS_MIGRATION, TEAM_MIGRATION, RETENTION_MIGRATION, COMPACT_EMBEDDINGS_MIGRATION, DELETED_INDEX_MIGRATION, COMPACT_TABLES_MIGRATION, TEAM_SCAN_MIGRATION, COMPACT_SESSIONS_MIGRATION, CONFLICTS_AND_UNDO_MIGRATION, SETTLED_INDEX_MIGRATION];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -71,6 +71,22 @@ describe('memory-level supersession through the graph (supersede_memory)', () =>
     assert.ok(roles.has('olderOnly') && roles.has('any'), `the corpus covers both roles: ${[...roles].join(', ')}`);
     const all = findMemorySupersessions(memories).map((x) => `${x.olderId}>${x.newerId}:${x.kind}`);
     assert.ok(all.length >= 4, `the corpus has supersessions: ${all.length}`);
+    // Extracted in any order from a bulk ingest (every memory pending first): each pair is found by
+    // the scan of the one extracted last, so the union is exactly the all-pairs findings.
+    const orders = { 'time order': [...memories], 'reverse time order': [...memories].reverse(), 'interleaved': [...memories].sort((a, b) => (a.id < b.id ? -1 : 1)) };
+    for (const [name, order] of Object.entries(orders)) {
+      await f.store.write('bulk', (db) => db.run("UPDATE memories SET extraction_status = 'pending'"));
+      const found = new Set<string>();
+      for (const m of order) {
+        const fs = await f.store.write('extract', (db) => {
+          db.run("UPDATE memories SET extraction_status = 'complete' WHERE id = ?", [m.id]);
+          return memorySupersessionsFor(db, m.id);
+        });
+        for (const x of fs) found.add(`${x.olderId}>${x.newerId}:${x.kind}`);
+      }
+      assert.deepEqual([...found].sort(), [...all].sort(), name);
+    }
+    await f.store.write('settled', (db) => db.run("UPDATE memories SET extraction_status = 'none'"));
     let olderOnlyFindings = 0;
     for (const m of memories) {
       const expected = all.filter((k) => k.startsWith(`${m.id}>`) || k.includes(`>${m.id}:`)).sort();

@@ -58,11 +58,20 @@ describe('job worker', () => {
     assert.equal(store.read((db) => countJobs(db)).pending, 1);
   });
 
-  it('reports progress after each job', async () => {
+  it('reports progress as jobs complete, at most every 250 ms, and the true count when a drain ends', async () => {
     const messages: string[] = [];
     for (const m of ['a', 'b']) await enqueue('embed', m);
     await worker([{ type: 'embed', run: async () => null }], 1, { report: (u) => { messages.push(u.message ?? ''); } }).drain();
-    assert.deepEqual(messages, ['1 done, 1 left', '2 done, 0 left']);
+    assert.deepEqual(messages, ['1 done, 1 left', '2 done, 0 left'], 'the first job at once, the second (within 250 ms) at the drain\'s end');
+    const slow: string[] = [];
+    for (const m of ['c', 'd', 'e']) await enqueue('embed', m);
+    await worker([{ type: 'embed', run: () => new Promise((r) => setTimeout(() => r(null), 300)) }], 1, { report: (u) => { slow.push(u.message ?? ''); } }).drain();
+    assert.deepEqual(slow, ['1 done, 2 left', '2 done, 1 left', '3 done, 0 left'], 'jobs 300 ms apart: every one reported, once');
+    const many: string[] = [];
+    for (let i = 0; i < 40; i++) await enqueue('embed', `m${i}`);
+    await worker([{ type: 'embed', run: async () => null }], 1, { report: (u) => { many.push(u.message ?? ''); } }).drain();
+    assert.ok(many.length < 10, `40 quick jobs are not counted 40 times: ${many.length}`);
+    assert.equal(many.at(-1), '40 done, 0 left');
   });
 
   it('stops cleanly: running handlers see the abort signal, no new jobs are leased, the job is retried later', async () => {
