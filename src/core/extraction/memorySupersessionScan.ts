@@ -1,4 +1,7 @@
 import { buildMatchExpression } from '../recall/ftsQuery';
+import { porterStem } from '../recall/porterStemmer';
+import { uncachedTermStats } from '../recall/termStats';
+import { candidateTerms } from '../recall/termProbe';
 import type { SqlReader } from '../store/storeTypes';
 import { SETTLED_INDEX } from '../store/schema/settledIndexSchema';
 import { analyseMemory, detectMemorySupersession, supersessionRole } from './memorySupersession';
@@ -15,13 +18,14 @@ const QUERY_WORDS = 16;
  * the extract job's write, after the memory is marked extracted, so of any pair the memory that is
  * extracted last sees the other. Pure reads; the caller applies the findings.
  *
- * Two searches, each only where a finding can be (supersessionRole, memorySupersession.ts):
- * - as the NEWER side (a memory that names what it replaces, or carries a setting): older memories
- *   holding a word of what it replaces or one of its setting keys, which every finding needs;
- * - as the OLDER side: newer memories, only when a newer one has settled (extracted, failed, or
- *   never queued) — a newer memory still pending will find this one in its own scan. During an
- *   ingest in time order none has, so the search (an OR over common words that scored every row
- *   holding one: most of an ingest's CPU at 10k) is skipped; `SETTLED_INDEX` answers at once.
+ * The query runs only where a finding can be (supersessionRole, memorySupersession.ts):
+ * - as the NEWER side, for a memory that names what it replaces or carries a setting: older
+ *   candidates are compared;
+ * - as the OLDER side, only when a newer memory has settled (extracted, failed, or never queued):
+ *   a newer memory still pending will find this one in its own scan. During an ingest in time
+ *   order none has, so a memory that can only be superseded skips the query (an OR over common
+ *   words that scored every row holding one: most of an ingest's CPU at 10k); `SETTLED_INDEX`
+ *   answers at once.
  * Same findings as the all-pairs `findMemorySupersessions` whatever the extraction order
  * (test/unit/graph/memorySupersessionWrites.test.ts).
  */
@@ -32,23 +36,44 @@ export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = 
   const self = analyseMemory({ id: mem.id, type: mem.type, content: mem.content, createdAt: mem.created_at });
   const role = supersessionRole(self);
   if (role === 'never') return [];
+  // As the NEWER side (it names what it replaces, or carries a setting) it compares with older
+  // candidates; as the OLDER side with newer ones only when a newer memory has settled.
+  const asNewer = role === 'any';
+  const asOlder = hasSettledNewer(db, mem);
+  if (!asNewer && !asOlder) return [];
+  // One candidate query for both sides: the best matches of all its words and setting keys. (Only
+  // the rows holding what a finding needs, ranked by those words alone, missed most pairs at 10k:
+  // 475 superseded memories against 2,476; ranked by all words within them cost 2.6 times as much.)
+  const match = buildMatchExpression(withoutCommonWords(db, [...new Set([...self.settings.keys(), ...self.words])]).slice(0, QUERY_WORDS), 'OR');
   const out = new Map<string, MemorySupersessionFinding>();
-  const compare = (match: string | undefined, side: 'older' | 'newer'): void => {
-    if (!match) return;
-    for (const r of candidates(db, mem, match, limit)) {
-      if (side === 'older' ? r.created_at >= mem.created_at : r.created_at <= mem.created_at) continue;
-      const f = detectMemorySupersession(self, analyseMemory({ id: r.id, type: r.type, content: r.content, createdAt: r.created_at }));
-      if (f) out.set(`${f.olderId}>${f.newerId}`, f);
-    }
-  };
-  // As the newer side: the rows holding what a finding needs, a setting key or a word of what it
-  // replaces. (Ranking them by all its words, `(needed) AND (all)`, cost 2.6 times as much at 10k.)
-  if (role === 'any') compare(buildMatchExpression([...new Set([...self.settings.keys(), ...self.replaced.flatMap((p) => [...p])])].slice(0, QUERY_WORDS), 'OR'), 'older');
-  if (hasSettledNewer(db, mem)) compare(buildMatchExpression([...new Set([...self.settings.keys(), ...self.words])].slice(0, QUERY_WORDS), 'OR'), 'newer');
+  for (const r of match ? candidates(db, mem, match, limit) : []) {
+    if (r.created_at < mem.created_at ? !asNewer : r.created_at > mem.created_at ? !asOlder : true) continue;
+    const f = detectMemorySupersession(self, analyseMemory({ id: r.id, type: r.type, content: r.content, createdAt: r.created_at }));
+    if (f) out.set(`${f.olderId}>${f.newerId}`, f);
+  }
   return [...out.values()];
 }
 
 type Row = { id: string; type: string; content: string; created_at: string };
+
+/** Above this share of the memories a word is left out of the candidate query (recall's rule: lexical.commonTermFraction). */
+const COMMON_WORD_FRACTION = 0.1;
+/** Below this many memories every word stays (recall's lexical.commonTermMinDocs). */
+const COMMON_WORD_MIN_DOCS = 1000;
+
+/**
+ * The words without the very common ones, as recall's lexical arm does (termProbe.ts
+ * candidateTerms, document counts from memories_fts_vocab): a word held by a tenth of the store
+ * barely changes which memories rank first, but made FTS5 score every row holding it (at 10k the
+ * supersession scan cost more than the rest of an ingest's main thread). The store's size is read
+ * as its largest rowid, an upper bound that costs one index step.
+ */
+function withoutCommonWords(db: SqlReader, words: readonly string[]): string[] {
+  const total = db.get<{ n: number | null }>('SELECT MAX(rowid) AS n FROM memories')?.n ?? 0;
+  if (total <= COMMON_WORD_MIN_DOCS) return [...words];
+  const docs = new Map(words.map((w) => [w, uncachedTermStats.docCount(db, porterStem(w))]));
+  return candidateTerms(words, docs, total, COMMON_WORD_FRACTION, COMMON_WORD_MIN_DOCS);
+}
 
 /** Whether a newer memory of the same agent and project has settled (its own scan ran, or never will). */
 function hasSettledNewer(db: SqlReader, mem: { created_at: string; agent_id: string; project: string | null }): boolean {
