@@ -148,25 +148,25 @@ export const tests: E2eTest[] = [
       // disclosure, also labelled .chat-used-context-label, so the label is found by its text.)
       const used = response.locator('.chat-used-context-label', { hasText: /Used \d+ references?/ }).last();
       await used.waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
-      // Once the answer completes the workbench may fold its steps ("Completed N steps"): unfold them.
-      // (The summary can sit under the chat's sticky request header, which takes the pointer: a
-      // click event on the element itself toggles it, as a person's click on the visible part would.)
-      if (!(await used.isVisible())) await response.locator('details.completed-response-disclosure > summary').first().dispatchEvent('click');
-      await used.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const refs = response.locator('.chat-used-context-list .monaco-list-row');
-      // Expand the list by its state, not by what shows: the part (the label's parent) carries
-      // chat-used-context-collapsed while folded, and its button toggles, so it is clicked only
-      // while the part is seen folded (a second click on a list still rendering would fold it again).
-      // (A click event on the button itself: the unfolded steps' container reports the label as covered.)
+      // Unfold by state, as a person would, until a reference shows. Both folds can change after the
+      // answer completes: the workbench may wrap its steps in a closed "Completed N steps"
+      // disclosure (a <details>, also labelled .chat-used-context-label) at any moment, and the
+      // references part (the label's parent) carries chat-used-context-collapsed while folded; each
+      // toggles, so each is clicked only while seen closed. (Click events on the elements
+      // themselves: the chat's sticky request header and the unfolded steps cover them.)
+      const disclosure = response.locator('details.completed-response-disclosure');
       const part = used.locator('xpath=..');
-      const folded = async (): Promise<boolean> => /\bchat-used-context-collapsed\b/.test((await part.getAttribute('class')) ?? '');
       const until = Date.now() + UI_TIMEOUT_MS;
-      while (await folded() && Date.now() < until) {
-        await used.locator('.monaco-button').first().dispatchEvent('click');
-        for (const stop = Date.now() + 5_000; Date.now() < stop && await folded();) await page.waitForTimeout(200);
+      while (!(await refs.first().isVisible()) && Date.now() < until) {
+        if (await disclosure.count() && !(await disclosure.first().evaluate((d) => (d as unknown as { open: boolean }).open))) {
+          await disclosure.first().locator('summary').first().dispatchEvent('click');
+        } else if (/\bchat-used-context-collapsed\b/.test((await part.getAttribute('class')) ?? '')) {
+          await used.locator('.monaco-button').first().dispatchEvent('click');
+        }
+        await page.waitForTimeout(500);
       }
-      assert.ok(!(await folded()), 'the answer\'s references unfolded');
-      await refs.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await refs.first().waitFor({ state: 'visible', timeout: 5_000 });
       const labels = await refs.allInnerTexts();
       console.log(`  references: ${labels.map((l) => l.replace(/\s+/g, ' ')).join(' | ')}`);
       // Open each memory reference until the one holding the note shows in an editor.
