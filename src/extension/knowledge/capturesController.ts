@@ -6,6 +6,7 @@
  * and to `showSection`/`refresh`, so the entity list, detail and playground are untouched. It
  * never imports vscode.
  */
+import { CoalescedRun } from './coalescedRun';
 import { decodeWebviewMessage } from '../../shared/knowledgeProtocol';
 import type { CaptureAction, CapturedMemoryView, HostMessage } from '../../shared/knowledgeProtocolTypes';
 import type { CapturedMemory } from '../../core/capture/agentCaptureTypes';
@@ -59,9 +60,13 @@ export class CapturesController implements Disposable {
   private visible = false;
   private lastJson: string | undefined;
   private shown = new Map<string, CapturedMemoryView>();
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
   private disposed = false;
+  private readonly refreshes = new CoalescedRun(async () => {
+    try { await this.sendList(false); } catch (e) {
+      this.logger.error(`Knowledge panel: captured refresh failed: ${userMessage(e)}`);
+      this.send({ type: 'error', scope: 'captures', message: userMessage(e) });
+    }
+  }, () => this.disposed);
 
   constructor(
     private readonly source: CapturesSource,
@@ -99,17 +104,7 @@ export class CapturesController implements Disposable {
   /** After a store change (a capture by a hook, the chat-history follower, another window): resends the list when it changed. */
   refresh(): Promise<void> {
     if (!this.visible || this.disposed) return Promise.resolve();
-    if (this.refreshing) { this.refreshAgain = true; return this.refreshing; }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        try { await this.sendList(false); } catch (e) {
-          this.logger.error(`Knowledge panel: captured refresh failed: ${userMessage(e)}`);
-          this.send({ type: 'error', scope: 'captures', message: userMessage(e) });
-        }
-      } while (this.refreshAgain && !this.disposed);
-    })().finally(() => { this.refreshing = undefined; });
-    return this.refreshing;
+    return this.refreshes.run();
   }
 
   dispose(): void { this.disposed = true; }

@@ -3,6 +3,7 @@
  * webview's messages, asks the data source, and answers with protocol messages. It never imports
  * vscode: the thin adapter in knowledgeView.ts gives it a `post` function and the editor actions.
  */
+import { CoalescedRun } from './coalescedRun';
 import { decodeWebviewMessage } from '../../../src/shared/knowledgeProtocol';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
 import type { EntitySummary, ErrorScope, HostMessage, RecallResultView, WebviewMessage } from '../../../src/shared/knowledgeProtocolTypes';
@@ -47,9 +48,12 @@ export class KnowledgeController implements Disposable {
   /** Stats and focal entities are re-read only while the overview shows (default: shown, for
    *  webviews that never say); switching to it re-reads them. */
   private overviewVisible = true;
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
   private disposed = false;
+  private readonly refreshes = new CoalescedRun(async () => {
+    await this.guard('list', () => this.refreshList());
+    await this.sendOverview();
+    await this.guard('detail', () => this.sendDetail(false));
+  }, () => this.disposed);
   /** First-open timing (issue #27, "Fast panel"): when this panel's webview got its HTML, said
    *  ready, and got its first list; logged once so "Memory: Show Logs" says where the time went. */
   private readonly openedAt = performance.now();
@@ -102,19 +106,7 @@ export class KnowledgeController implements Disposable {
    */
   refresh(): Promise<void> {
     if (!this.ready || this.disposed) return Promise.resolve();
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return this.refreshing;
-    }
-    this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        await this.guard('list', () => this.refreshList());
-        await this.sendOverview();
-        await this.guard('detail', () => this.sendDetail(false));
-      } while (this.refreshAgain && !this.disposed);
-    })().finally(() => { this.refreshing = undefined; });
-    return this.refreshing;
+    return this.refreshes.run();
   }
 
   dispose(): void {
