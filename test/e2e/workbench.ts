@@ -115,6 +115,9 @@ export async function askInChat(page: Page, text: string): Promise<void> {
   const input = page.locator('.interactive-input-part .interactive-input-editor').first();
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await input.click();
+  // A chat restored after a window reload keeps its draft: clear it, or the text is appended to it.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
   await page.keyboard.type(text, { delay: 5 });
   // The participant suggestion widget may be open after "@memory": close it, then send.
   await page.keyboard.press('Escape');
