@@ -80,6 +80,9 @@ export async function runHookService(args: ParsedArgs, log: (line: string) => vo
     sock.on('error', () => undefined);
   });
   const stop = (): Promise<void> => (stopping ??= (async () => {
+    // A stop request's own call re-armed the idle countdown on its way out (touch, before this
+    // ran): a live timer would keep the process up for the whole idle limit after it stopped.
+    if (idle) clearTimeout(idle);
     server.close();
     // The address is free from now on (a next call starts a new service while this one closes
     // its engine): removing it later could remove that successor's socket.

@@ -42,4 +42,20 @@ describe('agents: the per-store hook service', function () {
       assert.match(readFileSync(join(store, 'hooks.log'), 'utf8'), /hook-service: stopped/);
     } finally { if (svc.child.exitCode === null) svc.child.kill(); }
   });
+
+  it('exits soon after a stop request, not after its idle limit', async () => {
+    const store = join(temp.dir, 'store');
+    // an idle limit far longer than the test: only the stop request can end the process in time
+    const svc = spawnChild('src/cli/main.ts', ['hook-service', '--store', store], { ...process.env, AGENT_MEMORY_HOOK_SERVICE_IDLE_MS: '600000' });
+    try {
+      let ping;
+      for (let i = 0; i < 1200 && ping?.log !== 'ping'; i++) { ping = await askService(store, { stdin: '' }); if (ping?.log !== 'ping') await new Promise((r) => setTimeout(r, 100)); }
+      assert.equal(ping?.log, 'ping');
+      const stopped = await askService(store, { stdin: '', stop: true }, 60_000);
+      assert.equal(stopped?.log, 'hook-service: stop requested');
+      const exit = await Promise.race([svc.exited, new Promise<string>((r) => setTimeout(() => r('still running 30 s after the stop request'), 30_000))]);
+      assert.equal(exit, 0, svc.stderr());
+      assert.equal(existsSync(serviceAddress(store)), false, 'socket removed');
+    } finally { if (svc.child.exitCode === null) svc.child.kill(); }
+  });
 });
