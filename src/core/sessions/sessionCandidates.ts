@@ -35,6 +35,14 @@ export function effectiveScore(importance: number, ageDays: number, pinned: bool
   return importance * Math.pow(recencyBase, Math.max(0, ageDays));
 }
 
+/**
+ * The most recent live memories. INDEXED BY because, left to itself, the planner scans the whole
+ * table and sorts it for the `id` tie-break (700 ms at 100k memories, on every session start of
+ * a hook or chat); the index walk with a sort of equal timestamps only takes 4 ms.
+ */
+export const RECENT_CANDIDATES_SQL = 'SELECT id, content, importance, created_at, pinned, project FROM memories INDEXED BY idx_memories_created '
+  + 'WHERE is_deleted = 0 AND agent_id = ? ORDER BY created_at DESC, id LIMIT ?';
+
 interface MemRow { id: string; content: string; importance: number; created_at: string; pinned: number; project: string | null }
 
 export function gatherCandidates(db: SqlReader, options: {
@@ -47,9 +55,7 @@ export function gatherCandidates(db: SqlReader, options: {
 }): SessionCandidate[] {
   const { config } = options;
   const byId = new Map<string, SessionCandidate>();
-  const rows = db.all<MemRow>(
-    'SELECT id, content, importance, created_at, pinned, project FROM memories WHERE is_deleted = 0 AND agent_id = ? ORDER BY created_at DESC, id LIMIT ?',
-    [options.agentId, config.candidatePoolLimit * 3]);
+  const rows = db.all<MemRow>(RECENT_CANDIDATES_SQL, [options.agentId, config.candidatePoolLimit * 3]);
   for (const r of rows) {
     const ageDays = (options.nowMs - Date.parse(r.created_at)) / DAY_MS;
     const score = effectiveScore(r.importance, ageDays, r.pinned !== 0, config.recencyBase);
