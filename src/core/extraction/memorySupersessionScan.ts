@@ -29,7 +29,7 @@ const QUERY_WORDS = 16;
  * Same findings as the all-pairs `findMemorySupersessions` whatever the extraction order
  * (test/unit/graph/memorySupersessionWrites.test.ts).
  */
-export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = SCAN_CANDIDATES): MemorySupersessionFinding[] {
+export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = SCAN_CANDIDATES, wordCounts: ScanWordCounts = new ScanWordCounts()): MemorySupersessionFinding[] {
   const mem = db.get<{ id: string; type: string; content: string; created_at: string; agent_id: string; project: string | null; is_deleted: number }>(
     'SELECT id, type, content, created_at, agent_id, project, is_deleted FROM memories WHERE id = ?', [memoryId]);
   if (!mem || mem.is_deleted) return [];
@@ -44,7 +44,7 @@ export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = 
   // One candidate query for both sides: the best matches of all its words and setting keys. (Only
   // the rows holding what a finding needs, ranked by those words alone, missed most pairs at 10k:
   // 475 superseded memories against 2,476; ranked by all words within them cost 2.6 times as much.)
-  const match = buildMatchExpression(withoutCommonWords(db, [...new Set([...self.settings.keys(), ...self.words])]).slice(0, QUERY_WORDS), 'OR');
+  const match = buildMatchExpression(withoutCommonWords(db, [...new Set([...self.settings.keys(), ...self.words])], wordCounts).slice(0, QUERY_WORDS), 'OR');
   const out = new Map<string, MemorySupersessionFinding>();
   for (const r of match ? candidates(db, mem, match, limit) : []) {
     if (r.created_at < mem.created_at ? !asNewer : r.created_at > mem.created_at ? !asOlder : true) continue;
@@ -68,11 +68,44 @@ const COMMON_WORD_MIN_DOCS = 1000;
  * supersession scan cost more than the rest of an ingest's main thread). The store's size is read
  * as its largest rowid, an upper bound that costs one index step.
  */
-function withoutCommonWords(db: SqlReader, words: readonly string[]): string[] {
+function withoutCommonWords(db: SqlReader, words: readonly string[], counts: ScanWordCounts): string[] {
   const total = db.get<{ n: number | null }>('SELECT MAX(rowid) AS n FROM memories')?.n ?? 0;
   if (total <= COMMON_WORD_MIN_DOCS) return [...words];
-  const docs = new Map(words.map((w) => [w, uncachedTermStats.docCount(db, porterStem(w))]));
+  const docs = new Map(words.map((w) => [w, counts.docCount(db, porterStem(w), total)]));
   return candidateTerms(words, docs, total, COMMON_WORD_FRACTION, COMMON_WORD_MIN_DOCS);
+}
+
+/** Share of the store's size it may grow or shrink by before kept word counts are read again. */
+const COUNTS_TOLERANCE = 0.02;
+/** Kept word counts at most; past this the keeper starts over. */
+const MAX_KEPT_WORDS = 20_000;
+
+/**
+ * Document counts of words for the common-word rule above, kept across extract jobs (one keeper per
+ * extract handler) while the store's size stays within 2 % (at least 64 memories) of the size they
+ * were read at. Reading a count walks the word's whole doclist in memories_fts_vocab, so reading
+ * every word of every memory afresh was a tenth of an ingest's main thread at 10k
+ * (docs/store.md, "Ingest throughput, third round"). The rule only decides which words go into a
+ * candidate query, so a count that is a little stale can move a word near the tenth in or out, and
+ * nothing else; a bulk ingest inserts every memory before extracting any, so there the counts are
+ * exact for the whole extraction.
+ */
+export class ScanWordCounts {
+  private readonly docs = new Map<string, number>();
+  private readAt = -1;
+
+  docCount(db: SqlReader, indexTerm: string, total: number): number {
+    if (Math.abs(total - this.readAt) > Math.max(64, this.readAt * COUNTS_TOLERANCE) || this.docs.size >= MAX_KEPT_WORDS) {
+      this.docs.clear();
+      this.readAt = total;
+    }
+    let n = this.docs.get(indexTerm);
+    if (n === undefined) {
+      n = uncachedTermStats.docCount(db, indexTerm);
+      this.docs.set(indexTerm, n);
+    }
+    return n;
+  }
 }
 
 /** Whether a newer memory of the same agent and project has settled (its own scan ran, or never will). */

@@ -3,6 +3,7 @@ import type { ContradictionDeps, ContradictionVerdict } from './contradiction';
 import type { ExtractionPayload } from './contract';
 import { canonicalName, normalizeKey } from '../graph/keys';
 import type { SqlReader } from '../store/storeTypes';
+import { unscopedEntityName } from '../graph/unscopedEntityName';
 
 /** A stored attribute a new fact contradicts according to the semantic (LLM) check. */
 export interface SemanticSupersession {
@@ -30,7 +31,7 @@ export function collectSiblingCandidates(db: SqlReader, payload: ExtractionPaylo
     const siblings = db.all<{ id: string; content: string }>(
       `SELECT a.id, a.content FROM entity_attributes a
          JOIN entity_aspects s ON s.id = a.aspect_id JOIN entities e ON e.id = s.entity_id
-        WHERE e.agent_id = ? AND e.scope IS NULL AND e.canonical_name = ? AND s.canonical_name = ?
+        WHERE e.agent_id = ? AND ${unscopedEntityName('e.')} AND s.canonical_name = ?
           AND a.status = 'active' AND a.kind = 'attribute' AND a.claim_key IS NULL AND a.group_key IS ?`,
       [agentId, canonicalName(f.entity), canonicalName(f.aspect), normalizeKey(f.group_key)]);
     for (const s of siblings) out.push({ factIndex: i, attributeId: s.id, siblingContent: s.content, factContent: f.content });

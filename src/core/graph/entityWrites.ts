@@ -5,6 +5,7 @@ import { isEdgeKind, isEntityType } from '../extraction/contract';
 import { recordGraphOp } from './graphAudit';
 import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName } from './keys';
+import { unscopedEntityName } from './unscopedEntityName';
 
 /**
  * Entity, mention and relation writes.
@@ -34,7 +35,7 @@ export interface EntityUpsert {
 
 function findEntity(db: SqlWriter, ctx: GraphWriteContext, canonical: string): { id: string; description: string | null } | undefined {
   return db.get<{ id: string; description: string | null }>(
-    'SELECT id, description FROM entities WHERE agent_id = ? AND scope IS NULL AND canonical_name = ?', [ctx.agentId, canonical]);
+    `SELECT id, description FROM entities WHERE agent_id = ? AND ${unscopedEntityName()}`, [ctx.agentId, canonical]);
 }
 
 /**

@@ -24,6 +24,7 @@ import { supersedeMemory } from './memorySupersessionWrites';
 import { mergeEntityInto } from './mergeEntities';
 import type { EntityMergeSummary } from './mergeEntities';
 import { addRelationLabel, deleteEntity, removeRelationLabel } from './labelledGraphWrites';
+import { unscopedEntityName } from './unscopedEntityName';
 
 /**
  * The graph's single audited author: every graph mutation is one of these
@@ -118,7 +119,7 @@ export function validateGraphOp(op: GraphOp): void {
 }
 
 function entityId(db: SqlWriter, ctx: GraphWriteContext, name: string): string {
-  const row = db.get<{ id: string }>('SELECT id FROM entities WHERE agent_id = ? AND scope IS NULL AND canonical_name = ?', [ctx.agentId, canonicalName(name)]);
+  const row = db.get<{ id: string }>(`SELECT id FROM entities WHERE agent_id = ? AND ${unscopedEntityName()}`, [ctx.agentId, canonicalName(name)]);
   if (!row) throw new MemoryError('E_NOT_FOUND', `No entity named '${name}'.`);
   return row.id;
 }

@@ -6,6 +6,7 @@ import { recordGraphOp } from './graphAudit';
 import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName } from './keys';
 import { upsertRelation } from './entityWrites';
+import { unscopedEntityName } from './unscopedEntityName';
 
 /**
  * Graph writes for clients that speak in free-form labels (the MCP reference memory server's
@@ -35,7 +36,7 @@ export function relationLabels(metadata: string | null): string[] {
 }
 
 function entityIdByName(db: SqlWriter, ctx: GraphWriteContext, name: string): string | undefined {
-  return db.get<{ id: string }>('SELECT id FROM entities WHERE agent_id = ? AND scope IS NULL AND canonical_name = ?', [ctx.agentId, canonicalName(name)])?.id;
+  return db.get<{ id: string }>(`SELECT id FROM entities WHERE agent_id = ? AND ${unscopedEntityName()}`, [ctx.agentId, canonicalName(name)])?.id;
 }
 
 function checkLabel(label: string): string {

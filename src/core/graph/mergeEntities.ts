@@ -5,6 +5,7 @@ import type { SqlReader, SqlWriter } from '../store/storeTypes';
 import { recordGraphOp } from './graphAudit';
 import type { GraphWriteContext } from './graphWriteTypes';
 import { canonicalName } from './keys';
+import { unscopedEntityName } from './unscopedEntityName';
 
 /**
  * Merging duplicate entities (docs/extraction.md "Canonical names"): `JS` and `JavaScript`, or
@@ -85,7 +86,7 @@ export function mergeEntityInto(db: SqlWriter, ctx: GraphWriteContext, keepId: s
   const type = VAGUE_TYPES.has(keep.entity_type) && !VAGUE_TYPES.has(drop.entity_type) ? drop.entity_type : keep.entity_type;
   db.run('DELETE FROM entities WHERE id = ?', [mergeId]);
   const name = canonical?.trim() || keep.name;
-  const nameFree = canonicalName(name) === keep.canonical_name || !db.get('SELECT 1 AS x FROM entities WHERE agent_id = ? AND scope IS NULL AND canonical_name = ?', [keep.agent_id, canonicalName(name)]);
+  const nameFree = canonicalName(name) === keep.canonical_name || !db.get(`SELECT 1 AS x FROM entities WHERE agent_id = ? AND ${unscopedEntityName()}`, [keep.agent_id, canonicalName(name)]);
   db.run('UPDATE entities SET name = ?, canonical_name = ?, entity_type = ?, description = ?, mentions = ?, pinned = ?, pinned_at = ?, updated_at = ? WHERE id = ?', [
     nameFree ? name : keep.name, nameFree ? canonicalName(name) : keep.canonical_name, type, keep.description || drop.description,
     Math.max(0, keep.mentions + drop.mentions - shared), pinned, pinned ? pinnedAt : null, ctx.nowIso, keepId]);

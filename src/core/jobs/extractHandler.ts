@@ -1,7 +1,7 @@
 import type { ContradictionConfig } from '../config/extractionConfig';
 import type { GraphConfig } from '../config/graphConfig';
 import type { Extractor } from '../extraction/llmExtractor';
-import { memorySupersessionsFor } from '../extraction/memorySupersessionScan';
+import { memorySupersessionsFor, ScanWordCounts } from '../extraction/memorySupersessionScan';
 import { collectSiblingCandidates, planSemanticSupersession } from '../extraction/semanticSupersession';
 import type { LlmClient } from '../hostContext';
 import { applyGraphOp, graphContext } from '../graph/graphApply';
@@ -26,6 +26,8 @@ import type { JobContext, JobHandler, JobOutcome } from './jobWorker';
  * the memory's extraction_status becomes `failed`.
  */
 export function createExtractHandler(extractor: Extractor, config: { graph: GraphConfig; contradiction: ContradictionConfig; llm?: LlmClient }): JobHandler {
+  // Word counts for the supersession scan's common-word rule, kept across this handler's jobs (memorySupersessionScan.ts).
+  const wordCounts = new ScanWordCounts();
   /** Reads, extracts and plans one job; returns the write that records it (run with the completion in a batch). */
   const prepare = async (job: JobRecord, ctx: JobContext): Promise<JobOutcome> => {
     const memoryId = job.memoryId;
@@ -53,7 +55,7 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
         if (r.op === 'supersede_attribute' && r.superseded) semantic++;
       }
       let memories = 0;
-      for (const f of memorySupersessionsFor(db, memoryId)) {
+      for (const f of memorySupersessionsFor(db, memoryId, undefined, wordCounts)) {
         // A pair a person answered (or two statements they said are both true) is not decided again here.
         if (isPairSettled(db, f.olderId, f.newerId)) continue;
         const r = applyGraphOp(db, gctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: `${f.kind}: ${f.detail}`.slice(0, 300) });

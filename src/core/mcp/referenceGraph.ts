@@ -22,6 +22,7 @@ import { MAX_ENTITY_NAME_CHARS } from '../graph/entityWrites';
 import { forgetMemoryInTransaction } from '../memory/forget';
 import { rememberInTransaction } from '../memory/remember';
 import type { MemoryStore, SqlReader, SqlWriter } from '../store/storeTypes';
+import { unscopedEntityName } from '../graph/unscopedEntityName';
 
 export type McpEngine = MemoryEngine<MemoryStore>;
 
@@ -89,7 +90,7 @@ function toRefEntity(db: SqlReader, e: EntityRow): RefEntity {
 const ENTITY_COLUMNS = 'id, name, entity_type, description';
 
 function entityByName(db: SqlReader, name: string): EntityRow | undefined {
-  return db.get<EntityRow>(`SELECT ${ENTITY_COLUMNS} FROM entities WHERE agent_id = 'default' AND scope IS NULL AND canonical_name = ? AND status = 'active'`, [canonicalName(name)]);
+  return db.get<EntityRow>(`SELECT ${ENTITY_COLUMNS} FROM entities WHERE agent_id = 'default' AND ${unscopedEntityName()} AND status = 'active'`, [canonicalName(name)]);
 }
 
 /** Relations with at least one endpoint in `ids`, one per label (a relation without labels shows its type). */

@@ -6,6 +6,7 @@ import { listGraphOps } from '../../../src/core/graph/graphAudit';
 import { applyGraphOp, applyGraphOps } from '../../../src/core/graph/graphApply';
 import type { GraphOp } from '../../../src/core/graph/graphApply';
 import { upsertEntity } from '../../../src/core/graph/entityWrites';
+import { unscopedEntityName } from '../../../src/core/graph/unscopedEntityName';
 import type { SqlWriter } from '../../../src/core/store/storeTypes';
 import { graphFixture } from './graphFixture';
 import type { GraphFixture } from './graphFixture';
@@ -26,6 +27,19 @@ describe('knowledge graph apply path', () => {
   it('canonicalises case and inner whitespace', async () => {
     await run({ op: 'upsert_entity', name: 'Release   Check\tList', type: 'concept' });
     assert.equal(f.store.read((db) => db.get<{ c: string }>('SELECT canonical_name AS c FROM entities')?.c), 'release check list');
+  });
+
+  it('finds an unscoped entity by name through its unique index, and never a scoped one of that name', async () => {
+    const first = await f.store.write('graph', (db) => upsertEntity(db, f.ctx(), { name: 'Redis', type: 'tool' }));
+    await f.store.write('scope', (db) => db.run("UPDATE entities SET scope = 'team' WHERE id = ?", [first.id]));
+    const second = await f.store.write('graph', (db) => upsertEntity(db, f.ctx(), { name: 'redis', type: 'tool' }));
+    assert.equal(second.created, true, 'the scoped twin is not the unscoped entity');
+    assert.notEqual(second.id, first.id);
+    const again = await f.store.write('graph', (db) => upsertEntity(db, f.ctx(), { name: 'REDIS', type: 'tool' }));
+    assert.deepEqual([again.created, again.id], [false, second.id]);
+    // An upsert per extracted entity: a walk of every entity of the agent made ingest linear in the graph's size.
+    const plan = f.store.read((db) => db.all<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT id FROM entities WHERE agent_id = ? AND ${unscopedEntityName()}`, ['default', 'redis']).map((r) => r.detail).join('; '));
+    assert.match(plan, /uq_entities_canonical \(agent_id=\? AND <expr>=\? AND canonical_name=\?\)/);
   });
 
   it('falls back to the existing row on a UNIQUE collision and increments it', async () => {
