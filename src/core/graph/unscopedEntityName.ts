@@ -4,7 +4,7 @@
  * as `scope IS NULL AND canonical_name = ?`, the planner cannot match the index's expression and
  * walks every entity of the agent instead (idx_entities_order): an upsert per extracted entity made
  * that linear in the graph's size. `COALESCE(scope, '') = ''` matches the index; `scope IS NULL`
- * keeps the meaning (no entity has an empty-string scope, and none may match as unscoped).
+ * keeps the meaning exact (a scope of '' shares the index key but is not unscoped).
  * Follows the caller's `agent_id = ?`; `alias` is the table alias with its dot, e.g. 'e.'.
  */
 export function unscopedEntityName(alias = ''): string {
