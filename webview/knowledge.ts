@@ -28,6 +28,8 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+// First-open timeline (issue #27): read by the e2e and bench/firstWebview.mjs (test/e2e/webviewTiming.ts).
+performance.mark('knowledge/scriptStart');
 const vscode = acquireVsCodeApi();
 let state: ViewState = restoreViewState(vscode.getState());
 const save = (patch: Partial<ViewState>): void => {
@@ -256,6 +258,7 @@ function onMessage(m: HostMessage): void {
       if (!loaded) {
         loaded = true;
         list.restore(state.scrollTop, state.activeIndex);
+        performance.mark('knowledge/firstRows');
       } else {
         // A pin or another change reordered the list: keep the active row on the same entity.
         const moved = activeId === undefined ? -1 : model.indexOf(activeId);

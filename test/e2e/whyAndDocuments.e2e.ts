@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { E2eTest } from './e2eTypes';
 import { askInChat, frameWith, plainText, runAllMaintenance, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+import { formatTimeline, webviewTimeline } from './webviewTiming';
 
 // The e2e runner loads this file from the repository root (scripts/vscode/runE2e.mjs).
 const REPO = process.cwd();
@@ -17,11 +18,18 @@ async function tabLabels(page: Page): Promise<string[]> {
   return page.locator('.tabs-container .tab .label-name').allInnerTexts();
 }
 
-/** The Agent Memory log lines of this window that say where the panel's first open went. */
-function timingLines(profileDir: string): string[] {
+/**
+ * The Agent Memory log lines of this window that say where the panel's first open went, each with
+ * its time after t0 (the output channel logs local time to the millisecond).
+ */
+function timingLines(profileDir: string, t0: number): string[] {
   const logs = readdirSync(profileDir, { recursive: true, encoding: 'utf8' }).filter((p) => /Agent Memory\.log$/.test(p));
   return logs.flatMap((f) => readFileSync(join(profileDir, f), 'utf8').split('\n'))
-    .filter((l) => /activated in|store open at|embedding model and vector index ready|Knowledge panel: /.test(l));
+    .filter((l) => /activated in|store open at|embedding model and vector index ready|Knowledge panel: /.test(l))
+    .map((l) => {
+      const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) \[\w+\] (.*)$/.exec(l);
+      return m ? `+${String(new Date(`${m[1]}T${m[2]}`).getTime() - t0).padStart(6)} ms ${m[3]}` : l;
+    });
 }
 
 /**
@@ -52,11 +60,15 @@ export const tests: E2eTest[] = [
     async run({ page, screenshot, profileDir }) {
       const started = Date.now();
       await runPaletteCommand(page, 'Memory: Open Knowledge Panel in Editor');
+      const entered = Date.now() - started;
       const frame = await frameWith(page, '.list-meta', /\d+ (entity|entities)/, 100_000);
       const ms = Date.now() - started;
       const meta = await plainText(frame.locator('.list-meta'));
-      console.log(`  Knowledge panel first open (editor tab): list "${meta}" shown ${ms} ms after the command (typed at ${new Date(started).toISOString()}), load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-      for (const l of timingLines(profileDir)) console.log(`    log: ${l}`);
+      console.log(`  Knowledge panel first open (editor tab): list "${meta}" shown ${ms} ms after the command (typed at ${new Date(started).toISOString()}; palette typed and closed after ${entered} ms), load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+      // The whole first open on one clock (ms after the palette opened): VS Code's webview steps
+      // (pre/index.html marks), our document, bundle and first rows, and the extension's log lines.
+      for (const l of formatTimeline(await webviewTimeline(frame, started))) console.log(`    webview: ${l}`);
+      for (const l of timingLines(profileDir, started)) console.log(`    log: ${l}`);
       assert.ok(await frame.locator('.list .row').count() > 0, 'the demo entities are listed');
       await screenshot('knowledge-panel-first-open');
       await runPaletteCommand(page, 'View: Close All Editors');

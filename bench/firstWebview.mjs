@@ -1,0 +1,218 @@
+// Where a webview's first open goes in a real code-server window (issue #27, "Fast panel"): times
+// the smallest possible webview (test/fixtures/helloWebview) against the Knowledge panel, first and
+// second open of a window, from a key press bound to the command (no palette typing) to the page's
+// script and to the panel's list. Each open also records the webview frames' own timing (navigation
+// and resource entries of pre/index.html and of the inner document) and the Agent Memory log lines,
+// so the figures say which part is VS Code's webview start and which is the extension's work.
+// Writes bench/results/firstWebview.json. Run timing figures on a quiet machine, under
+// `flock /tmp/agent-memory-quiet.lock`.
+// Usage: node bench/firstWebview.mjs [--runs R] [--settle MS] [--memories 60|10000|0] [--windows a,b,c]
+//   [--vsix label=file.vsix,label=file.vsix]  (A/B: each window with Agent Memory runs once per VSIX,
+//   interleaved; default: package this tree's extension)
+//   windows: hello (hello only, no Agent Memory), panelFirst (Knowledge panel first, then hello),
+//   helloFirst (hello first, then the Knowledge panel); --settle: wait after the workbench shows
+//   before the first open (the e2e opens about 5 s after; 20000 lets the extension's background
+//   store open and model warm-up finish first). --memories 10000 copies the bench store built by
+//   bench/knowledgePanelFirstOpen.ts (.cache/knowledge-bench/first-open/10000).
+/* global document -- page.evaluate callbacks run in the browser */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { build } from 'esbuild';
+import { ensureToolchain } from '../scripts/vscode/install.mjs';
+import { packageVsix } from '../scripts/vscode/vsix.mjs';
+import { packageExtension } from '../scripts/package.mjs';
+import { withWorkbench } from '../scripts/vscode/session.mjs';
+import { workbenchUrl } from '../scripts/vscode/codeServer.mjs';
+import { paths } from '../scripts/vscode/toolchain.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The same timeline reader as the e2e's (pre/index.html marks, inner document entries, our marks). */
+const { formatTimeline, webviewTimeline } = await tsImport(pathToFileURL(join(root, 'test', 'e2e', 'webviewTiming.ts')).href, import.meta.url);
+const arg = (name, fallback) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : fallback; };
+const RUNS = Number(arg('--runs', '1'));
+const SETTLE_MS = Number(arg('--settle', '5000'));
+const MEMORIES = Number(arg('--memories', '60'));
+const WINDOWS = arg('--windows', 'hello,panelFirst,helloFirst').split(',').filter(Boolean);
+const HELLO_DIR = join(root, 'test', 'fixtures', 'helloWebview');
+const SEED = join(root, 'test', 'fixtures', 'demoWorkspace', '.agent-memory-seed.jsonl');
+const STORE_SUBPATH = join('User', 'globalStorage', 'agent-memory.agent-memory', 'store');
+const BENCH_10K = join(root, '.cache', 'knowledge-bench', 'first-open', '10000', 'store');
+const KEYS = { hello: 'ctrl+alt+shift+h', panel: 'ctrl+alt+shift+k', close: 'ctrl+alt+shift+w' };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const load = () => loadavg().map((x) => +x.toFixed(2));
+
+async function helloVsix() {
+  await build({ entryPoints: [join(HELLO_DIR, 'src', 'extension.ts')], outfile: join(HELLO_DIR, 'dist', 'extension.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+  return (await packageVsix(HELLO_DIR, join(paths.vsixDir, 'hello-webview.vsix'), { withDependencies: false })).file;
+}
+
+/** The store of the window before it starts: the demo's 60 memories (CLI ingest) or the bench's 10k store. */
+function seedStore(profile) {
+  const dir = join(profile.userData, STORE_SUBPATH);
+  if (MEMORIES === 0) return;
+  if (MEMORIES === 60) {
+    const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), '--store', dir, 'ingest', SEED], { encoding: 'utf8', timeout: 300_000 });
+    if (r.status !== 0) throw new Error(`seeding failed: ${r.stderr}`);
+    return;
+  }
+  if (!existsSync(BENCH_10K)) throw new Error(`${BENCH_10K} is missing: run node bench/knowledgePanel.mjs --first-open-only once (it builds it)`);
+  mkdirSync(dirname(dir), { recursive: true });
+  cpSync(BENCH_10K, dir, { recursive: true });
+}
+
+/** Polls every frame for what shows the open is done; returns {frame, at, value}. */
+async function waitInFrames(page, probe, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      const value = await f.evaluate(probe).catch(() => undefined);
+      if (value) return { frame: f, at: Date.now(), value };
+    }
+    await sleep(25);
+  }
+  throw new Error('timed out waiting for the webview');
+}
+
+/** Agent Memory log lines of the window with their epoch time (the channel logs local time). */
+function agentLog(profile) {
+  const logs = join(profile.userData, 'logs');
+  if (!existsSync(logs)) return [];
+  return readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((p) => /Agent Memory\.log$/.test(p))
+    .flatMap((f) => readFileSync(join(logs, f), 'utf8').split('\n'))
+    .map((l) => { const m = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[(\w+)\] (.*)$/.exec(l); return m ? { at: new Date(m[1].replace(' ', 'T')).getTime(), text: m[3] } : undefined; })
+    .filter(Boolean);
+}
+
+/** utime+stime (ms) of the window's processes, by role: every descendant of the server and of Chromium. */
+function cpuByRole(profile, serverPid) {
+  const procs = new Map();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(e), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 10, cmd: readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+    } catch { /* ended */ }
+  }
+  const chromeRoots = [...procs].filter(([, p]) => p.cmd.includes(join(profile.dir, 'chromium')) && !/--type=/.test(p.cmd)).map(([pid]) => pid);
+  const under = (rootPid, pid) => { for (let q = pid; q > 1; q = procs.get(q)?.ppid ?? 0) if (q === rootPid) return true; return false; };
+  const roles = { extensionHost: 0, server: 0, chromiumRenderers: 0, chromiumOther: 0 };
+  for (const [pid, p] of procs) {
+    if (under(serverPid, pid)) roles[/extensionHost/.test(p.cmd) ? 'extensionHost' : 'server'] += p.ms;
+    else if (chromeRoots.some((r) => under(r, pid))) roles[/--type=renderer/.test(p.cmd) ? 'chromiumRenderers' : 'chromiumOther'] += p.ms;
+  }
+  return roles;
+}
+const cpuDelta = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] ?? 0)]));
+
+async function press(page, key) {
+  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+  await page.keyboard.press(key.split('+').map((k) => (k.length === 1 ? k.toUpperCase() : k[0].toUpperCase() + k.slice(1))).join('+').replace('Ctrl', 'Control'));
+}
+
+async function openHello(page) {
+  const t0 = Date.now();
+  await press(page, KEYS.hello);
+  const done = await waitInFrames(page, () => document.getElementById('timing')?.textContent || undefined);
+  const host = JSON.parse(done.value);
+  return { kind: 'hello', keyAt: t0, shownMs: done.at - t0, commandMs: host.commandAt - t0, htmlSetMs: host.htmlSetAt - t0, scriptMs: host.scriptAt - t0, readyAtHostMs: host.readyAt - t0, timeline: await webviewTimeline(done.frame, t0) };
+}
+
+async function openPanel(page, profile) {
+  const t0 = Date.now();
+  await press(page, KEYS.panel);
+  const script = await waitInFrames(page, () => (document.querySelector('.list-meta') ? 'script' : undefined));
+  const list = await waitInFrames(page, () => (/\d+ entit/.test(document.querySelector('.list-meta')?.textContent ?? '') && document.querySelector('.list .row:not(.placeholder)') ? document.querySelector('.list-meta').textContent : undefined));
+  const timeline = await webviewTimeline(list.frame, t0);
+  await sleep(300);
+  const lines = agentLog(profile).filter((l) => l.at >= t0 - 50);
+  const at = (re) => { const l = lines.find((x) => re.test(x.text)); return l ? l.at - t0 : undefined; };
+  const first = lines.find((l) => /first list/.test(l.text))?.text;
+  return {
+    kind: 'panel', keyAt: t0, list: list.value, scriptSeenMs: script.at - t0, listShownMs: list.at - t0,
+    commandMs: at(/opening in an editor tab/), firstListLogMs: at(/first list/), firstListLine: first, timeline,
+  };
+}
+
+async function closeEditors(page) {
+  await press(page, KEYS.close);
+  await sleep(1_500);
+}
+
+const PLANS = {
+  hello: { vsixes: ['hello'], steps: ['hello', 'hello'] },
+  panelFirst: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'panel', 'hello'] },
+  helloFirst: { vsixes: ['hello', 'agentMemory'], steps: ['hello', 'hello', 'panel', 'panel'] },
+};
+
+await ensureToolchain();
+const hello = await helloVsix();
+const variants = arg('--vsix', '') ? arg('--vsix', '').split(',').map((x) => { const [label, file] = x.split('='); if (!file || !existsSync(file)) throw new Error(`--vsix ${x}: no such file`); return { label, file }; })
+  : WINDOWS.some((w) => PLANS[w]?.vsixes.includes('agentMemory')) ? [{ label: 'this tree', file: (await packageExtension()).file }] : [];
+const results = { settleMs: SETTLE_MS, memories: MEMORIES, runs: RUNS, variants, loadAverageAtStart: load(), windows: [] };
+const out = join(root, 'bench', 'results', 'firstWebview.json');
+for (let run = 0; run < RUNS; run++) {
+  for (const [name, variant] of WINDOWS.flatMap((w) => (PLANS[w]?.vsixes.includes('agentMemory') ? variants.map((v) => [w, v]) : [[w, undefined]]))) {
+    const plan = PLANS[name];
+    if (!plan) throw new Error(`unknown window ${name} (${Object.keys(PLANS).join(', ')})`);
+    const window = { window: name, variant: variant?.label, run, loadBefore: load(), opens: [] };
+    const vsixes = plan.vsixes.map((v) => (v === 'hello' ? hello : variant.file));
+    await withWorkbench({ layer: 'bench', vsixes }, async ({ page, server, workspace, profile }) => {
+      writeFileSync(join(profile.userData, 'User', 'keybindings.json'), JSON.stringify([
+        { key: KEYS.hello, command: 'helloWebview.open' },
+        { key: KEYS.panel, command: 'agentMemory.openKnowledgePanelInEditor' },
+        { key: KEYS.close, command: 'workbench.action.closeAllEditors' },
+      ]));
+      if (plan.vsixes.includes('agentMemory')) seedStore(profile);
+      const opened = Date.now();
+      await page.goto(workbenchUrl(server, { folder: workspace }), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+      await page.locator('.activitybar').waitFor({ state: 'visible', timeout: 30_000 });
+      window.workbenchMs = Date.now() - opened;
+      const settleCpu = cpuByRole(profile, server.pid);
+      await sleep(SETTLE_MS);
+      window.settleCpuMs = cpuDelta(settleCpu, cpuByRole(profile, server.pid));
+      for (const step of plan.steps) {
+        const cpuBefore = cpuByRole(profile, server.pid);
+        const o = step === 'hello' ? await openHello(page) : await openPanel(page, profile);
+        o.cpuMs = cpuDelta(cpuBefore, cpuByRole(profile, server.pid));
+        o.nth = window.opens.filter((x) => x.kind === step).length + 1;
+        window.opens.push(o);
+        console.log(`${name}${variant ? ` [${variant.label}]` : ''} run ${run + 1}: ${step} #${o.nth}: cpu ${JSON.stringify(o.cpuMs)}; ${step === 'hello' ? `command at ${o.commandMs} ms, script ran at ${o.scriptMs} ms, shown ${o.shownMs} ms` : `command at ${o.commandMs} ms, script seen ${o.scriptSeenMs} ms, list "${o.list}" ${o.listShownMs} ms; ${o.firstListLine ?? ''}`}`);
+        for (const l of formatTimeline(o.timeline)) console.log(`    ${l}`);
+        await closeEditors(page);
+      }
+      const lines = agentLog(profile);
+      window.agentLog = lines.filter((l) => /activated in|store open at|embedding model|Knowledge panel: /.test(l.text)).map((l) => ({ ms: l.at - opened, text: l.text.slice(0, 200) }));
+    });
+    window.loadAfter = load();
+    results.windows.push(window);
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+  }
+}
+// Medians per window, variant and open: command reached the host, VS Code's webview steps, our script, the list.
+const median = (xs) => { const v = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b); return v.length ? v[Math.floor((v.length - 1) / 2)] : undefined; };
+const groups = new Map();
+for (const w of results.windows) {
+  for (const o of w.opens) {
+    const key = `${w.window}${w.variant ? ` [${w.variant}]` : ''}: ${o.kind} #${o.nth}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(o);
+  }
+}
+results.summary = [...groups].map(([key, os]) => {
+  const step = (name) => median(os.map((o) => o.timeline.steps[name]));
+  return {
+    open: key, n: os.length, commandMs: median(os.map((o) => o.commandMs)), contentStartedMs: step('content/started'), workerReadyMs: step('content/workerReady'),
+    wroteInnerContentMs: step('content/wroteInnerContent'), scriptMs: os[0].kind === 'hello' ? median(os.map((o) => o.scriptMs)) : step('knowledge/scriptStart'),
+    shownMs: median(os.map((o) => (o.kind === 'hello' ? o.shownMs : o.listShownMs))), firstRowsMs: step('knowledge/firstRows'),
+  };
+});
+writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+for (const r of results.summary) console.log(`${r.open} (median of ${r.n}): command ${r.commandMs} ms, content sent ${r.contentStartedMs}, service worker ready ${r.workerReadyMs}, document written ${r.wroteInnerContentMs}, script ${r.scriptMs}, ${r.firstRowsMs !== undefined ? `first rows ${r.firstRowsMs}, ` : ''}shown ${r.shownMs} ms`);
+console.log(`written ${out.replace(`${root}/`, '')}; load ${results.loadAverageAtStart.join(' ')} -> ${load().join(' ')}`);
