@@ -357,14 +357,28 @@ function loadCodicons(): void {
   }, (err: unknown) => console.warn(`Knowledge panel: codicon font not loaded (${String(err)})`));
 }
 
-window.addEventListener('message', (event: MessageEvent) => {
-  const decoded = decodeHostMessage(event.data);
+function receive(data: unknown): void {
+  const decoded = decodeHostMessage(data);
   if (!decoded.ok) {
     console.warn(`Knowledge panel: ignored a malformed host message (${decoded.error})`);
     return;
   }
   onMessage(decoded.value);
-});
+}
+
+/**
+ * What the HTML shell's inline script kept (src/extension/knowledge/knowledgeHtml.ts): host
+ * messages that arrived before this bundle ran, such as the first page the host sends while the
+ * webview loads. Our listener goes on first, then the shell's comes off and its messages are
+ * handled, oldest first; anything still queued reaches our listener after them.
+ */
+interface EarlyMessages { __knowledgeEarly?: unknown[]; __knowledgeEarlyListener?: (e: MessageEvent) => void }
+const EARLY_MESSAGES = window as unknown as EarlyMessages;
+function listen(): void {
+  window.addEventListener('message', (event: MessageEvent) => receive(event.data));
+  if (EARLY_MESSAGES.__knowledgeEarlyListener) window.removeEventListener('message', EARLY_MESSAGES.__knowledgeEarlyListener);
+  for (const data of EARLY_MESSAGES.__knowledgeEarly?.splice(0) ?? []) receive(data);
+}
 
 // ---- start --------------------------------------------------------------------------------
 loadCodicons();
@@ -378,6 +392,7 @@ renderDetail(detailRoot, detail, detailEvents);
 renderStats(statsRoot, undefined);
 renderFocal(focalRoot, undefined, (id) => select(id, true));
 renderPlaygroundResults(recallResults, playground);
+listen(); // after the initial render: a first page that came early replaces its "Loading…"
 post({ type: 'ready' });
 showTab(state.tab);
 list.setSelected(state.selectedId);

@@ -1,6 +1,9 @@
 /**
  * The Knowledge panel's HTML shell: a strict CSP (no remote anything, scripts only with the
  * per-load nonce, styles only from the extension), the local stylesheet and the local bundle.
+ * A one-line inline script (same nonce) keeps the host messages that arrive before the bundle has
+ * run — the first page is sent while the webview still loads (docs/knowledgePanelFirstOpen.md) —
+ * for the bundle to take over (EARLY_MESSAGES in webview/knowledge.ts).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -32,6 +35,7 @@ export function knowledgeHtml(parts: KnowledgeHtmlParts, nonce: string = randomB
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<script nonce="${escapeAttr(nonce)}">window.__knowledgeEarly=[];window.__knowledgeEarlyListener=function(e){window.__knowledgeEarly.push(e.data)};window.addEventListener('message',window.__knowledgeEarlyListener);</script>
 <link rel="stylesheet" href="${escapeAttr(parts.styleUri)}">
 <title>Knowledge</title>
 </head>

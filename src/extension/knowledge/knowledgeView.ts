@@ -149,6 +149,8 @@ export class KnowledgePanels implements vscode.Disposable {
     this.reviews.set(review, isVisible);
     const controller = new KnowledgeController(this.source, (m) => { review.observe(m); return webview.postMessage(m); }, this.actions(), this.services.logger);
     const captures = new CapturesController(this.capturesSource, (m) => webview.postMessage(m), this.services.logger);
+    // The first page goes out while VS Code still loads the webview (docs/knowledgePanelFirstOpen.md).
+    void controller.prefetchFirstPage();
     this.controllers.set(controller, isVisible);
     this.captures.set(controller, captures);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {

@@ -41,6 +41,32 @@ describe('Knowledge panel controller', () => {
     assert.deepEqual(t.take().map((m) => m.type), ['stats', 'focal']);
   });
 
+  it('sends the first page before the webview asks, then the overview on ready (issue #27, first open)', async () => {
+    const t = setup(3);
+    await t.controller.prefetchFirstPage();
+    const [first, ...rest] = t.take();
+    assert.deepEqual(rest, []);
+    assert.ok(first?.type === 'page');
+    assert.deepEqual({ query: first.query, entityType: first.entityType, offset: first.offset, reset: first.reset, total: first.total }, { query: '', entityType: null, offset: 0, reset: true, total: 3 });
+    assert.ok(t.logger.lines.some((l) => /first list \(3 entities\) sent \d+ ms after the panel opened: before the webview said ready/.test(l.message)), 'logged as sent before ready');
+    // The webview's own ready and search are answered as always (a webview that missed the page loses nothing).
+    await start(t);
+    assert.deepEqual(t.take().map((m) => m.type), ['stats', 'focal', 'page']);
+    assert.ok(t.logger.lines.some((l) => /webview ready \d+ ms after the panel opened \(its first list was already sent\)/.test(l.message)));
+    // Once the list was sent, a second prefetch (a reused controller) sends nothing.
+    await t.controller.prefetchFirstPage();
+    assert.deepEqual(t.take(), []);
+  });
+
+  it('turns a failed first-page prefetch into a list error, and the webview\'s search still answers', async () => {
+    const t = setup(2);
+    t.source.failNext = new MemoryError('E_STORE_IO', 'The memory store is not open yet.');
+    await t.controller.prefetchFirstPage();
+    assert.deepEqual(t.take(), [{ type: 'error', scope: 'list', message: 'The memory store is not open yet.' }]);
+    await start(t);
+    assert.deepEqual(t.take().map((m) => m.type), ['page', 'stats', 'focal']);
+  });
+
   it('filters by query and type through the data source', async () => {
     const t = setup(12);
     t.source.entities[3] = entity(3, { type: 'person' });

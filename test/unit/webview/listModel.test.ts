@@ -92,6 +92,11 @@ describe('Knowledge panel HTML shell', () => {
     assert.match(csp, /script-src 'nonce-abc123'/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
     assert.match(html, /<script nonce="abc123" src="vscode-webview:\/\/x\/dist\/webview\/knowledge.js">/);
+    // The inline script that keeps host messages arriving before the bundle runs (the first page is
+    // sent while the webview loads: docs/knowledgePanelFirstOpen.md) carries the nonce and comes first.
+    const early = html.indexOf('<script nonce="abc123">window.__knowledgeEarly=[]');
+    assert.ok(early > 0 && early < html.indexOf('src="vscode-webview://x/dist/webview/knowledge.js"'), 'the early-message script precedes the bundle');
+    assert.equal((html.match(/<script(?![^>]*nonce="abc123")/g) ?? []).length, 0, 'every script carries the nonce');
     assert.doesNotMatch(html, /https?:\/\//);
     assert.match(html, /<body>/, 'no codicon font attribute without a font');
     // VS Code's codicon font (entity type icons) comes from the webview's own origin, named on <body>.
