@@ -16,8 +16,8 @@
 //   bench/knowledgePanelFirstOpen.ts (.cache/knowledge-bench/first-open/10000).
 /* global document -- page.evaluate callbacks run in the browser */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
@@ -50,13 +50,26 @@ async function helloVsix() {
   return (await packageVsix(HELLO_DIR, join(paths.vsixDir, 'hello-webview.vsix'), { withDependencies: false })).file;
 }
 
+/** The demo's 60 memories ingested with the CLI once per bench run (as the e2e seeds them), copied into each window. */
+let demoStore;
+const BENCH_TMP = tmpdir(); // taken before withWorkbench points TMPDIR at the run's own folder (which must end empty)
+function demoSeed() {
+  if (demoStore) return demoStore;
+  const dir = join(mkdtempSync(join(BENCH_TMP, 'am-first-webview-')), 'store');
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), '--store', dir, 'ingest', SEED], { encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`seeding failed: ${r.stderr}`);
+  process.on('exit', () => rmSync(dirname(dir), { recursive: true, force: true }));
+  demoStore = dir;
+  return dir;
+}
+
 /** The store of the window before it starts: the demo's 60 memories (CLI ingest) or the bench's 10k store. */
 function seedStore(profile) {
   const dir = join(profile.userData, STORE_SUBPATH);
   if (MEMORIES === 0) return;
   if (MEMORIES === 60) {
-    const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), '--store', dir, 'ingest', SEED], { encoding: 'utf8', timeout: 300_000 });
-    if (r.status !== 0) throw new Error(`seeding failed: ${r.stderr}`);
+    mkdirSync(dirname(dir), { recursive: true });
+    cpSync(demoSeed(), dir, { recursive: true });
     return;
   }
   if (!existsSync(BENCH_10K)) throw new Error(`${BENCH_10K} is missing: run node bench/knowledgePanel.mjs --first-open-only once (it builds it)`);

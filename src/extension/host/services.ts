@@ -20,6 +20,7 @@ import { storeDirFor } from './storeDir';
 import { vscodeSecretStore } from './vscodeSecrets';
 import { MemoryEngine } from '../../core/engine/memoryEngine';
 import { trustGates } from './trustGates';
+import { WarmUpHolds } from './warmUpHolds';
 import type { TrustGates } from './trustGates';
 import { resolveExtractionConfig } from '../../core/config/extractionConfig';
 import type { WorkspaceNames } from '../../core/config/extractionConfig';
@@ -53,7 +54,15 @@ export interface Services extends vscode.Disposable {
   setWorkspaceNames(names: WorkspaceNames): void;
   /** Ends this window's sessions, stops the workers and closes the store (deactivate awaits it). */
   shutdown(): Promise<void>;
+  /**
+   * Holds the embedding model's warm-up after the store opens until `until` settles (at most
+   * WARM_UP_HOLD_CAP_MS): a Knowledge panel holds it until its first list shows (issue #27).
+   */
+  holdWarmUp(until: Promise<unknown>): void;
 }
+
+/** The longest a hold delays the model warm-up (a webview that never says ready). */
+export const WARM_UP_HOLD_CAP_MS = 10_000;
 
 class ServicesImpl implements Services {
   readonly logger = vscode.window.createOutputChannel('Agent Memory', { log: true });
@@ -68,6 +77,7 @@ class ServicesImpl implements Services {
   private readonly openEmitter = new vscode.EventEmitter<MemoryEngine>();
   private readonly subs: vscode.Disposable[] = [];
   private queue: Promise<void> = Promise.resolve();
+  private readonly warmUpHolds = new WarmUpHolds(WARM_UP_HOLD_CAP_MS);
   readonly onDidChangeData = this.dataEmitter.event;
   readonly onDidOpenRuntime = this.openEmitter.event;
   readonly secrets: SecretStore;
@@ -147,6 +157,10 @@ class ServicesImpl implements Services {
     this.logger.dispose();
   }
 
+  holdWarmUp(until: Promise<unknown>): void {
+    this.warmUpHolds.hold(until);
+  }
+
   private workspaceNames: WorkspaceNames | undefined;
 
   private readSettings(): MemorySettings {
@@ -170,13 +184,16 @@ class ServicesImpl implements Services {
     this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
     // The first recall would otherwise wait for the model and the vector index to load (seconds).
     // Started on the next turn of the event loop: warm() loads the vector index synchronously, and
-    // whoever waited for the store (the Knowledge panel's first list) goes first (issue #27).
+    // whoever waited for the store (the Knowledge panel's first list) goes first; and not while a
+    // Knowledge panel is still loading, whose webview start it slowed (docs/knowledgePanelFirstOpen.md).
     const warmTimer = setTimeout(() => {
-      const warming = Date.now();
-      void rt.warm().then(
-        () => this.logger.info(`embedding model and vector index ready in ${Date.now() - warming} ms`),
-        (e: unknown) => this.logger.debug(`warming the embedding model: ${userMessage(e)}`),
-      );
+      const held = Date.now();
+      const holds = this.warmUpHolds.size;
+      void this.warmUpHolds.whenFree().then(() => {
+        const warming = Date.now();
+        const waited = holds > 0 ? ` (held ${warming - held} ms while a Knowledge panel loaded)` : '';
+        return rt.warm().then(() => this.logger.info(`embedding model and vector index ready in ${Date.now() - warming} ms${waited}`));
+      }).catch((e: unknown) => this.logger.debug(`warming the embedding model: ${userMessage(e)}`));
     }, 0);
     warmTimer.unref?.();
     const recovery = rt.store.recovery;

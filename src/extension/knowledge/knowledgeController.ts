@@ -61,6 +61,8 @@ export class KnowledgeController implements Disposable {
   private firstListLogged = false;
   /** Set when 'ready' came before the first list: stats and focal entities wait for the list. */
   private overviewAfterList = false;
+  private markShown: () => void = () => undefined;
+  private readonly shown = new Promise<void>((resolve) => { this.markShown = resolve; });
 
   constructor(
     private readonly source: KnowledgeDataSource,
@@ -96,6 +98,15 @@ export class KnowledgeController implements Disposable {
     await this.guard('list', () => this.sendPage(0, 0, PANEL_CONFIG.pageSize, true));
   }
 
+  /**
+   * Settles once the webview said ready and its first list was sent (the rows show then: a list
+   * sent before ready is taken when the bundle runs), or when the panel is disposed. The window holds
+   * the model warm-up until then (Services.holdWarmUp, docs/knowledgePanelFirstOpen.md).
+   */
+  whenShown(): Promise<void> {
+    return this.shown;
+  }
+
   /** Asks the webview to show an entity (from a command or the tree's context menu). */
   async showEntity(id: string): Promise<void> {
     this.send({ type: 'select', id });
@@ -123,6 +134,7 @@ export class KnowledgeController implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.markShown();
   }
 
   private async dispatch(m: WebviewMessage): Promise<void> {
@@ -133,6 +145,7 @@ export class KnowledgeController implements Disposable {
           this.logger.info(`Knowledge panel: webview ready ${Math.round(this.readyAt - this.openedAt)} ms after the panel opened${this.firstListLogged ? ' (its first list was already sent)' : ''}`);
         }
         this.ready = true;
+        if (this.firstListLogged) this.markShown();
         // The list first (what the panel is opened for): stats and focal entities cost a few table
         // scans (≈0.2 s at 10k entities, bench/results/knowledgeSource.json) and would delay it.
         if (!this.firstListLogged) {
@@ -208,6 +221,7 @@ export class KnowledgeController implements Disposable {
     const ms = (a: number, b: number): number => Math.round(b - a);
     const ready = this.readyAt === undefined ? 'before the webview said ready' : `webview ready after ${ms(this.openedAt, this.readyAt)} ms`;
     this.logger.info(`Knowledge panel: first list (${total} entities) sent ${ms(this.openedAt, now)} ms after the panel opened: ${ready}, list query ${ms(asked, now)} ms (including opening the store when it was not open yet)`);
+    if (this.readyAt !== undefined) this.markShown();
   }
 
   private async refreshList(): Promise<void> {

@@ -149,8 +149,12 @@ export class KnowledgePanels implements vscode.Disposable {
     this.reviews.set(review, isVisible);
     const controller = new KnowledgeController(this.source, (m) => { review.observe(m); return webview.postMessage(m); }, this.actions(), this.services.logger);
     const captures = new CapturesController(this.capturesSource, (m) => webview.postMessage(m), this.services.logger);
-    // The first page goes out while VS Code still loads the webview (docs/knowledgePanelFirstOpen.md).
-    void controller.prefetchFirstPage();
+    // The first page goes out while VS Code still loads the webview (docs/knowledgePanelFirstOpen.md),
+    // on a later timer than the one the extension host's RPC writer set for the HTML just given:
+    // run now, opening the store would hold the HTML back in this process for that long.
+    const prefetch = setTimeout(() => void controller.prefetchFirstPage(), 0);
+    // Until the first rows show, the model warm-up waits (its CPU slowed VS Code's webview start).
+    this.services.holdWarmUp(controller.whenShown());
     this.controllers.set(controller, isVisible);
     this.captures.set(controller, captures);
     const sub = webview.onDidReceiveMessage(async (raw: unknown) => {
@@ -169,6 +173,7 @@ export class KnowledgePanels implements vscode.Disposable {
       }
     });
     onDidDispose(() => {
+      clearTimeout(prefetch);
       sub.dispose();
       controller.dispose();
       captures.dispose();

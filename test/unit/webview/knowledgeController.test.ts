@@ -58,6 +58,26 @@ describe('Knowledge panel controller', () => {
     assert.deepEqual(t.take(), []);
   });
 
+  it('says shown once the webview is ready and its first list was sent, in either order, or when disposed', async () => {
+    const settled = (p: Promise<void>): Promise<boolean> => Promise.race([p.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+    // The first list before ready (the prefetch), then ready.
+    const early = setup(3);
+    await early.controller.prefetchFirstPage();
+    assert.equal(await settled(early.controller.whenShown()), false, 'sent, but the webview has not run yet');
+    await early.controller.handle({ type: 'ready' });
+    assert.equal(await settled(early.controller.whenShown()), true);
+    // Ready first, then the list (no prefetch).
+    const late = setup(3);
+    await late.controller.handle({ type: 'ready' });
+    assert.equal(await settled(late.controller.whenShown()), false, 'ready, but no list yet');
+    await late.controller.handle({ type: 'search', query: '', entityType: null });
+    assert.equal(await settled(late.controller.whenShown()), true);
+    // A panel closed before its list showed does not keep anyone waiting.
+    const closed = setup(3);
+    closed.controller.dispose();
+    assert.equal(await settled(closed.controller.whenShown()), true);
+  });
+
   it('turns a failed first-page prefetch into a list error, and the webview\'s search still answers', async () => {
     const t = setup(2);
     t.source.failNext = new MemoryError('E_STORE_IO', 'The memory store is not open yet.');
