@@ -4,13 +4,14 @@
 // script and to the panel's list. Each open also records the webview frames' own timing (navigation
 // and resource entries of pre/index.html and of the inner document) and the Agent Memory log lines,
 // so the figures say which part is VS Code's webview start and which is the extension's work.
-// Writes bench/results/firstWebview.json. Run timing figures on a quiet machine, under
+// Writes bench/results/firstWebview.json (or --out NAME.json). Run timing figures on a quiet machine, under
 // `flock /tmp/agent-memory-quiet.lock`.
 // Usage: node bench/firstWebview.mjs [--runs R] [--settle MS] [--memories 60|10000|0] [--windows a,b,c]
 //   [--vsix label=file.vsix,label=file.vsix]  (A/B: each window with Agent Memory runs once per VSIX,
 //   interleaved; default: package this tree's extension)
 //   windows: hello (hello only, no Agent Memory), panelFirst (Knowledge panel first, then hello),
-//   helloFirst (hello first, then the Knowledge panel); --settle: wait after the workbench shows
+//   helloFirst (hello first, then the Knowledge panel), helloReload / panelReload (open, reload the
+//   page, open again: the service worker is registered then); --settle: wait after the workbench shows
 //   before the first open (the e2e opens about 5 s after; 20000 lets the extension's background
 //   store open and model warm-up finish first). --memories 10000 copies the bench store built by
 //   bench/knowledgePanelFirstOpen.ts (.cache/knowledge-bench/first-open/10000).
@@ -160,6 +161,10 @@ const PLANS = {
   hello: { vsixes: ['hello'], steps: ['hello', 'hello'] },
   panelFirst: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'panel', 'hello'] },
   helloFirst: { vsixes: ['hello', 'agentMemory'], steps: ['hello', 'hello', 'panel', 'panel'] },
+  // A reload of the same page: the browser keeps the webview service worker VS Code registered on the
+  // first open, as a browser that opened code-server before does.
+  helloReload: { vsixes: ['hello'], steps: ['hello', 'reload', 'hello'] },
+  panelReload: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'reload', 'panel'] },
 };
 
 await ensureToolchain();
@@ -167,7 +172,7 @@ const hello = await helloVsix();
 const variants = arg('--vsix', '') ? arg('--vsix', '').split(',').map((x) => { const [label, file] = x.split('='); if (!file || !existsSync(file)) throw new Error(`--vsix ${x}: no such file`); return { label, file }; })
   : WINDOWS.some((w) => PLANS[w]?.vsixes.includes('agentMemory')) ? [{ label: 'this tree', file: (await packageExtension()).file }] : [];
 const results = { settleMs: SETTLE_MS, memories: MEMORIES, runs: RUNS, variants, loadAverageAtStart: load(), windows: [] };
-const out = join(root, 'bench', 'results', 'firstWebview.json');
+const out = join(root, 'bench', 'results', arg('--out', 'firstWebview.json'));
 for (let run = 0; run < RUNS; run++) {
   for (const [name, variant] of WINDOWS.flatMap((w) => (PLANS[w]?.vsixes.includes('agentMemory') ? variants.map((v) => [w, v]) : [[w, undefined]]))) {
     const plan = PLANS[name];
@@ -189,11 +194,20 @@ for (let run = 0; run < RUNS; run++) {
       const settleCpu = cpuByRole(profile, server.pid);
       await sleep(SETTLE_MS);
       window.settleCpuMs = cpuDelta(settleCpu, cpuByRole(profile, server.pid));
+      let reloaded = false;
       for (const step of plan.steps) {
+        if (step === 'reload') {
+          await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+          await page.locator('.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
+          await sleep(SETTLE_MS);
+          reloaded = true;
+          continue;
+        }
         const cpuBefore = cpuByRole(profile, server.pid);
         const o = step === 'hello' ? await openHello(page) : await openPanel(page, profile);
         o.cpuMs = cpuDelta(cpuBefore, cpuByRole(profile, server.pid));
-        o.nth = window.opens.filter((x) => x.kind === step).length + 1;
+        o.nth = window.opens.filter((x) => x.kind === step && Boolean(x.afterReload) === reloaded).length + 1;
+        if (reloaded) o.afterReload = true;
         window.opens.push(o);
         console.log(`${name}${variant ? ` [${variant.label}]` : ''} run ${run + 1}: ${step} #${o.nth}: cpu ${JSON.stringify(o.cpuMs)}; ${step === 'hello' ? `command at ${o.commandMs} ms, script ran at ${o.scriptMs} ms, shown ${o.shownMs} ms` : `command at ${o.commandMs} ms, script seen ${o.scriptSeenMs} ms, list "${o.list}" ${o.listShownMs} ms; ${o.firstListLine ?? ''}`}`);
         for (const l of formatTimeline(o.timeline)) console.log(`    ${l}`);
@@ -213,7 +227,7 @@ const median = (xs) => { const v = xs.filter((x) => typeof x === 'number').sort(
 const groups = new Map();
 for (const w of results.windows) {
   for (const o of w.opens) {
-    const key = `${w.window}${w.variant ? ` [${w.variant}]` : ''}: ${o.kind} #${o.nth}`;
+    const key = `${w.window}${w.variant ? ` [${w.variant}]` : ''}: ${o.kind} #${o.nth}${o.afterReload ? ' after a reload' : ''}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(o);
   }

@@ -381,7 +381,11 @@ function listen(): void {
 }
 
 // ---- start --------------------------------------------------------------------------------
-loadCodicons();
+// The font after the document's load event: VS Code's webview host holds the host's messages (the
+// first page) until that event, which a font fetch started earlier would delay
+// (docs/knowledgePanelFirstOpen.md); the glyphs stay hidden until the font is there.
+if (document.readyState === 'complete') loadCodicons();
+else window.addEventListener('load', loadCodicons, { once: true });
 entitiesPanel.classList.toggle('detail-open', state.detailOpen && state.selectedId !== null);
 searchInput.value = state.query;
 recallInput.value = state.recallQuery;
