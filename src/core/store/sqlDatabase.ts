@@ -100,12 +100,14 @@ export class SqlDatabase {
     }
   }
 
-  /** Runs one statement; reports rows changed and the last inserted rowid. */
+  /**
+   * Runs one statement; reports the rows it changed. (No last-insert rowid: nothing used it, and
+   * the extra `SELECT last_insert_rowid()` after every statement was a second statement per write
+   * on the ingest path: docs/store.md, "Ingest throughput, third round".)
+   */
   run(sql: string, params?: SqlParams): RunResult {
     this.execute(sql, params);
-    const changes = this.db.getRowsModified();
-    const rowid = this.scalar('SELECT last_insert_rowid() AS v');
-    return { changes, lastInsertRowid: typeof rowid === 'number' ? rowid : 0 };
+    return { changes: this.db.getRowsModified() };
   }
 
   /** Runs one statement without reporting a result (journal replay: no extra rowid query). */
@@ -154,11 +156,6 @@ export class SqlDatabase {
     this.closed = true;
     this.clearCache();
     this.db.close();
-  }
-
-  private scalar(sql: string): SqlValue {
-    const row = this.get<Row>(sql);
-    return row ? (Object.values(row)[0] ?? null) : null;
   }
 
   private statement(sql: string): EngineStatement {

@@ -20,8 +20,8 @@ export interface SqlReader {
 }
 
 export interface RunResult {
+  /** Rows the statement inserted, updated or deleted. */
   readonly changes: number;
-  readonly lastInsertRowid: number;
 }
 
 export interface SqlWriter extends SqlReader {
