@@ -12,11 +12,11 @@ import { renderLegend } from './legend';
 import { renderDetail } from './entityDetail';
 import type { DetailState, EntityDetailEvents } from './entityDetail';
 import { EntityList } from './entityList';
+import { listenForHostMessages } from './hostMessages';
 import { ListModel } from './listModel';
 import { PANEL_CONFIG } from './panelConfig';
 import { renderPlaygroundResults } from './playground';
 import type { PlaygroundStatus } from './playground';
-import { decodeHostMessage } from '../src/shared/knowledgeProtocol';
 import type { FocalResolution, HostMessage, KnowledgeStats, WebviewMessage } from '../src/shared/knowledgeProtocolTypes';
 import { restoreViewState } from './viewState';
 import type { Tab, ViewState } from './viewState';
@@ -357,29 +357,6 @@ function loadCodicons(): void {
   }, (err: unknown) => console.warn(`Knowledge panel: codicon font not loaded (${String(err)})`));
 }
 
-function receive(data: unknown): void {
-  const decoded = decodeHostMessage(data);
-  if (!decoded.ok) {
-    console.warn(`Knowledge panel: ignored a malformed host message (${decoded.error})`);
-    return;
-  }
-  onMessage(decoded.value);
-}
-
-/**
- * What the HTML shell's inline script kept (src/extension/knowledge/knowledgeHtml.ts): host
- * messages that arrived before this bundle ran, such as the first page the host sends while the
- * webview loads. Our listener goes on first, then the shell's comes off and its messages are
- * handled, oldest first; anything still queued reaches our listener after them.
- */
-interface EarlyMessages { __knowledgeEarly?: unknown[]; __knowledgeEarlyListener?: (e: MessageEvent) => void }
-const EARLY_MESSAGES = window as unknown as EarlyMessages;
-function listen(): void {
-  window.addEventListener('message', (event: MessageEvent) => receive(event.data));
-  if (EARLY_MESSAGES.__knowledgeEarlyListener) window.removeEventListener('message', EARLY_MESSAGES.__knowledgeEarlyListener);
-  for (const data of EARLY_MESSAGES.__knowledgeEarly?.splice(0) ?? []) receive(data);
-}
-
 // ---- start --------------------------------------------------------------------------------
 // The font after the document's load event: VS Code's webview host holds the host's messages (the
 // first page) until that event, which a font fetch started earlier would delay
@@ -396,7 +373,7 @@ renderDetail(detailRoot, detail, detailEvents);
 renderStats(statsRoot, undefined);
 renderFocal(focalRoot, undefined, (id) => select(id, true));
 renderPlaygroundResults(recallResults, playground);
-listen(); // after the initial render: a first page that came early replaces its "Loading…"
+listenForHostMessages(onMessage); // after the initial render: a first page that came early replaces its "Loading…"
 post({ type: 'ready' });
 showTab(state.tab);
 list.setSelected(state.selectedId);

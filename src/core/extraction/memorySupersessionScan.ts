@@ -29,7 +29,7 @@ const QUERY_WORDS = 16;
  * Same findings as the all-pairs `findMemorySupersessions` whatever the extraction order
  * (test/unit/graph/memorySupersessionWrites.test.ts).
  */
-export function memorySupersessionsFor(db: SqlReader, memoryId: string, limit = SCAN_CANDIDATES, wordCounts: ScanWordCounts = new ScanWordCounts()): MemorySupersessionFinding[] {
+export function memorySupersessionsFor(db: SqlReader, memoryId: string, wordCounts: ScanWordCounts = new ScanWordCounts(), limit = SCAN_CANDIDATES): MemorySupersessionFinding[] {
   const mem = db.get<{ id: string; type: string; content: string; created_at: string; agent_id: string; project: string | null; is_deleted: number }>(
     'SELECT id, type, content, created_at, agent_id, project, is_deleted FROM memories WHERE id = ?', [memoryId]);
   if (!mem || mem.is_deleted) return [];

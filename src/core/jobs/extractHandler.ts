@@ -55,7 +55,7 @@ export function createExtractHandler(extractor: Extractor, config: { graph: Grap
         if (r.op === 'supersede_attribute' && r.superseded) semantic++;
       }
       let memories = 0;
-      for (const f of memorySupersessionsFor(db, memoryId, undefined, wordCounts)) {
+      for (const f of memorySupersessionsFor(db, memoryId, wordCounts)) {
         // A pair a person answered (or two statements they said are both true) is not decided again here.
         if (isPairSettled(db, f.olderId, f.newerId)) continue;
         const r = applyGraphOp(db, gctx, { op: 'supersede_memory', olderId: f.olderId, newerId: f.newerId, why: `${f.kind}: ${f.detail}`.slice(0, 300) });

@@ -3,7 +3,7 @@
  * per-load nonce, styles only from the extension), the local stylesheet and the local bundle.
  * A one-line inline script (same nonce) keeps the host messages that arrive before the bundle has
  * run — the first page is sent while the webview still loads (docs/knowledgePanelFirstOpen.md) —
- * for the bundle to take over (EARLY_MESSAGES in webview/knowledge.ts).
+ * for the bundle to take over (webview/hostMessages.ts).
  */
 import { randomBytes } from 'node:crypto';
 
