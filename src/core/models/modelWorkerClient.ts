@@ -52,6 +52,8 @@ export class ModelWorkerClient {
   loadMs: number | undefined;
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
+  /** The model answered its load: requests go out at once (see request()). */
+  private loaded = false;
   private readonly pending = new Map<number | 'load', Pending>();
   private readonly inFlight = new Set<Promise<EmbedWorkerResponse>>();
   private nextId = 1;
@@ -82,15 +84,29 @@ export class ModelWorkerClient {
       const message: EmbedWorkerRequest = {
         type: 'load', kind: this.options.kind, modelDir: this.options.modelDir, intraOpThreads: this.options.intraOpThreads ?? DEFAULT_INTRA_OP_THREADS,
       };
-      this.ready = this.send('load', message).then((r) => { if (r.type === 'loaded') this.loadMs = r.ms; });
+      this.ready = this.send('load', message).then((r) => {
+        if (r.type === 'loaded') this.loadMs = r.ms;
+        if (this.worker === worker) this.loaded = true;
+      });
       // A failed load must not stick: the next request starts a fresh worker.
       this.ready.catch(() => { void this.dispose(); });
     }
     return this.ready;
   }
 
-  async request(work: WorkRequest): Promise<EmbedWorkerResponse> {
-    await this.start();
+  /**
+   * Once the model is loaded, the request is posted in the caller's own synchronous turn, so the
+   * worker computes while the caller goes on: recall runs its lexical arm on the main thread while
+   * the worker embeds the query. Awaiting anything first (even a settled promise) posted it only
+   * after the caller's synchronous work had finished, and the two ran one after the other
+   * (docs/store.md, "Recall latency, fourth round").
+   */
+  request(work: WorkRequest): Promise<EmbedWorkerResponse> {
+    if (this.loaded && this.worker) return this.post(work);
+    return this.start().then(() => this.post(work));
+  }
+
+  private post(work: WorkRequest): Promise<EmbedWorkerResponse> {
     const id = this.nextId++;
     return this.send(id, { ...work, id });
   }
@@ -106,6 +122,7 @@ export class ModelWorkerClient {
     const busy = [...this.inFlight];
     this.worker = undefined;
     this.ready = undefined;
+    this.loaded = false;
     if (worker && busy.length > 0) await settledWithin(busy, DISPOSE_GRACE_MS);
     this.reset(new MemoryError('E_CANCELLED', 'The model was unloaded.'));
     if (worker) await worker.terminate();
@@ -138,6 +155,7 @@ export class ModelWorkerClient {
   private reset(error: Error): void {
     this.worker = undefined;
     this.ready = undefined;
+    this.loaded = false;
     const waiters = [...this.pending.values()];
     this.pending.clear();
     for (const w of waiters) w.reject(error);

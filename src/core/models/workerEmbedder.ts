@@ -50,7 +50,8 @@ export class WorkerEmbedder implements Embedder {
     assertTexts(texts);
     throwIfAborted(options.signal);
     if (texts.length === 0) return [];
-    await this.client.start();
+    // No await before the first request: the client posts it in this synchronous turn once the
+    // model is loaded (ModelWorkerClient.request), and starts the worker first otherwise.
     // Batch texts of similar length together (less padding: attention cost grows with the longest
     // text of a batch), then put the vectors back in input order.
     const order = texts.map((t, i) => ({ i, n: t.length })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.i);

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { Worker } from 'node:worker_threads';
 import { MemoryError } from '../../../src/core/errors';
 import { cosine } from '../../../src/core/models/embedder';
 import { resolveEmbedWorkerScript } from '../../../src/core/models/modelWorkerClient';
@@ -34,6 +35,23 @@ describe('WorkerEmbedder (USE-lite in a worker thread)', function () {
     assert.ok(cosine(vectors[0] as Float32Array, vectors[5] as Float32Array) > 0.99999);
     assert.ok(cosine(vectors[0] as Float32Array, vectors[1] as Float32Array) < 0.9);
     assert.ok((embedder.loadMs ?? 0) > 0);
+  });
+
+  it('once the model is loaded, posts an embed to the worker before returning, so the worker runs while the caller goes on', async () => {
+    await embedder.embed(['load the model first']);
+    const post = Worker.prototype.postMessage;
+    let posted = 0;
+    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) { posted++; return post.apply(this, args); };
+    let pending: Promise<Float32Array[]>;
+    try {
+      pending = embedder.embed(['recall runs its lexical arm meanwhile']);
+      // Still in the caller's synchronous turn: awaiting anything first would post it only after
+      // the caller's own work (recall's lexical arm) had finished.
+      assert.equal(posted, 1);
+    } finally {
+      Worker.prototype.postMessage = post;
+    }
+    assert.equal((await pending)[0]?.length, 512);
   });
 
   it('keeps input order when it batches texts by length', async () => {
