@@ -54,11 +54,13 @@ function termStem(term: string): string {
 
 /** Number of `terms` that occur in `content` (Latin terms compared by their Porter stem). */
 export function countHits(terms: readonly string[], content: string): number {
-  const lower = content.normalize('NFKC').toLowerCase();
+  // Both forms are made on first need: most queries have no CJK term, and normalising every
+  // candidate's text for nothing was a tenth of the lexical arm.
+  let lower: string | undefined;
   let tokens: Set<string> | undefined;
   let hits = 0;
   for (const t of terms) {
-    if (hasCjk(t)) { if (lower.includes(t)) hits++; continue; }
+    if (hasCjk(t)) { lower ??= content.normalize('NFKC').toLowerCase(); if (lower.includes(t)) hits++; continue; }
     tokens ??= stemmedTokens(content);
     if (tokens.has(termStem(t))) hits++;
   }

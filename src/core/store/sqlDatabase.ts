@@ -56,6 +56,13 @@ function sqlError(e: unknown, sql: string): MemoryError {
   return new MemoryError('E_INTERNAL', 'A store query failed.', { sql, reason: text }, { cause: e });
 }
 
+/** One result row as an object keyed by column name (what the engine's getAsObject() builds). */
+function rowObject(names: readonly string[], values: readonly unknown[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
+  return row as Row;
+}
+
 export class SqlDatabase {
   private readonly cache = new Map<string, EngineStatement>();
   private closed = false;
@@ -78,7 +85,12 @@ export class SqlDatabase {
       const bound = bindParams(params);
       if (bound !== undefined) stmt.bind(bound as never);
       const rows: T[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject() as T);
+      if (!stmt.step()) return rows;
+      // The column names once per call, not once per row as getAsObject() reads them: two engine
+      // calls per column per row were a quarter of a recall's hydration (docs/store.md, "Recall
+      // latency, fourth round").
+      const names = stmt.getColumnNames();
+      do rows.push(rowObject(names, stmt.get()) as T); while (stmt.step());
       return rows;
     } catch (e) {
       throw this.fail(e, sql);
