@@ -20,6 +20,8 @@ import { indexableTerm, indexTermOf } from './lexicalIndex';
 import type { LexicalIndex } from './lexicalIndex';
 import { porterStem } from './porterStemmer';
 import { hasCjk } from './queryTerms';
+import { MEMORY_ROW_COLUMNS } from './memoryRows';
+import type { MemoryRow } from './memoryRows';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
 import { candidateTerms, countHits, normaliseBm25, probedLexicalScore, requiredHits, weightedLexicalScore } from './termProbe';
@@ -32,7 +34,7 @@ export interface LexicalHit {
   readonly termCount: number;
 }
 
-interface RawRow { id: string; content: string; rank: number }
+interface RawRow extends MemoryRow { rank: number }
 
 export function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limit: number): RawRow[] {
   const f = filterClause(filter);
@@ -41,7 +43,7 @@ export function ftsRows(db: SqlReader, match: string, filter: MemoryFilter, limi
   // many rows (project, time window) widen the inner window.
   const inner = limit * (filter.project !== undefined || filter.since !== undefined || filter.until !== undefined ? 4 : 1) + 20;
   return db.all<RawRow>(
-    `SELECT m.id AS id, m.content AS content, f.rank AS rank
+    `SELECT ${MEMORY_ROW_COLUMNS}, f.rank AS rank
        FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) f
        JOIN memories m ON m.rowid = f.rowid
       WHERE ${f.sql}
@@ -60,15 +62,15 @@ function indexRows(db: SqlReader, index: LexicalIndex, terms: readonly string[],
   const top = bm25TopK(index, terms.map(indexTermOf), inner);
   if (top.length === 0) return [];
   const f = filterClause(filter);
-  const rows = db.all<{ rid: number; id: string; content: string }>(
-    `SELECT m.rowid AS rid, m.id AS id, m.content AS content FROM memories m
-      WHERE m.rowid IN (${top.map(() => '?').join(',')}) AND ${f.sql}`, [...top.map((t) => t.rowid), ...f.params]);
+  const rows = db.all<MemoryRow & { rid: number }>(
+    `SELECT m.rowid AS rid, ${MEMORY_ROW_COLUMNS} FROM memories m
+      WHERE m.rowid IN (SELECT value FROM json_each(?)) AND ${f.sql}`, [JSON.stringify(top.map((t) => t.rowid)), ...f.params]);
   const byRowid = new Map(rows.map((r) => [r.rid, r]));
   const out: RawRow[] = [];
   for (const t of top) {
     const r = byRowid.get(t.rowid);
     // FTS5's bm25() is negative, lower is better: the rank the arm normalises.
-    if (r) out.push({ id: r.id, content: r.content, rank: -t.score });
+    if (r) out.push({ id: r.id, content: r.content, type: r.type, created_at: r.created_at, source_id: r.source_id, importance: r.importance, rank: -t.score });
     if (out.length >= limit) break;
   }
   return out;
@@ -81,7 +83,7 @@ function cjkRows(db: SqlReader, cjkTerms: readonly string[], filter: MemoryFilte
   // and only rows with a hit are joined to memories for the filter.
   const hitSql = cjkTerms.map(() => '(instr(c.content, ?) > 0)').join(' + ');
   return db.all<RawRow>(
-    `SELECT m.id AS id, m.content AS content, 0 AS rank
+    `SELECT ${MEMORY_ROW_COLUMNS}, 0 AS rank
        FROM (SELECT memory_rowid, hits FROM (SELECT c.memory_rowid AS memory_rowid, (${hitSql}) AS hits FROM memories_cjk c) WHERE hits > 0) h
        JOIN memories m ON m.rowid = h.memory_rowid
       WHERE ${f.sql}
@@ -125,8 +127,9 @@ export function termWeights(db: SqlReader, terms: readonly string[], stats: Term
  * Lexical channel per memory id. `terms` come from queryTerms(); `stats` may be the store's cached
  * term statistics (termStats.ts: recall passes them, so their reads run once between writes);
  * `index` the store's in-memory lexical index (lexicalIndex.ts), which then ranks the candidates.
+ * `rowsOut` receives every memory row the arm read (each passed the filter), for hydration.
  */
-export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig, stats: TermStats = uncachedTermStats, index?: LexicalIndex): Map<string, LexicalHit> {
+export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: MemoryFilter, cfg: SearchConfig, stats: TermStats = uncachedTermStats, index?: LexicalIndex, rowsOut?: Map<string, MemoryRow>): Map<string, LexicalHit> {
   const out = new Map<string, LexicalHit>();
   if (terms.length === 0) return out;
   const limit = cfg.topK * cfg.lexical.candidateFactor;
@@ -134,6 +137,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
     const match = buildMatchExpression(terms, plainOperator(terms.length));
     if (!match) return out;
     const rows = ftsRows(db, match, filter, cfg.topK);
+    if (rowsOut) for (const r of rows) rowsOut.set(r.id, r);
     const norm = normaliseBm25(rows.map((r) => r.rank));
     rows.forEach((r, i) => out.set(r.id, { score: norm[i] as number, hits: countHits(terms, r.content), termCount: terms.length }));
     return out;
@@ -155,6 +159,7 @@ export function lexicalSearch(db: SqlReader, terms: readonly string[], filter: M
   for (const r of [...fts, ...cjkRows(db, cjk, filter, limit)]) {
     if (seen.has(r.id)) continue;
     seen.add(r.id);
+    rowsOut?.set(r.id, r);
     const hits = countHits(terms, r.content);
     if (hits < need) continue;
     // A CJK-only candidate has no bm25; it ranks by hits alone (bm25Norm 1 within its hit count).
@@ -178,6 +183,9 @@ export function hintSearch(db: SqlReader, terms: readonly string[], filter: Memo
   if (terms.length === 0) return out;
   const match = buildMatchExpression(terms.filter((t) => !hasCjk(t)), 'OR');
   if (!match) return out;
+  // Hints come from a language model, so most stores have none; an FTS5 query over an empty
+  // index still cost ~0.4 ms of every recall (docs/store.md, "Recall latency, fourth round").
+  if (!db.get('SELECT 1 AS found FROM memory_hints LIMIT 1')) return out;
   const f = filterClause(filter);
   const rows = db.all<{ id: string; hint: string; rank: number }>(
     `SELECT h.memory_id AS id, h.hint AS hint, bm25(memory_hints_fts) AS rank

@@ -5,7 +5,7 @@
  * sorted by fused score; the stages (recallStages.ts) then reorder it.
  */
 import type { SearchConfig } from '../config/searchConfig';
-import type { MemoryStore, SqlReader } from '../store/storeTypes';
+import type { MemoryStore } from '../store/storeTypes';
 import { shapeScore } from './evidenceShaping';
 import { projectTokens, resolveFocalEntities } from './focalEntities';
 import type { FocalEntityResult } from './focalEntities';
@@ -13,11 +13,12 @@ import { getGraphBoostIds, specificEntities } from './graphBoost';
 import type { GraphBoostResult } from './graphBoost';
 import { hintSearch, lexicalSearch } from './lexicalArm';
 import { lexicalIndexFor } from './lexicalIndex';
+import { hydrateInto } from './memoryRows';
+import type { MemoryRow } from './memoryRows';
 import type { LexicalHit } from './lexicalArm';
 import { queryTerms } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { feedbackLexical } from './feedbackExpansion';
-import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
 import { DEFAULT_RECALL_AGENT } from './recallRequest';
 import type { RecallDeps, RecallRequest } from './recallRequest';
@@ -57,20 +58,6 @@ export interface GatheredCandidates {
   readonly fusionStartedAt: number;
 }
 
-interface MemoryRow { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number }
-
-function hydrate(db: SqlReader, ids: readonly string[], filter: MemoryFilter): Map<string, MemoryRow> {
-  const out = new Map<string, MemoryRow>();
-  const f = filterClause(filter);
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    for (const r of db.all<MemoryRow>(
-      `SELECT m.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance
-         FROM memories m WHERE m.id IN (${chunk.map(() => '?').join(',')}) AND ${f.sql}`, [...chunk, ...f.params])) out.set(r.id, r);
-  }
-  return out;
-}
-
 function sourcesOf(ch: ChannelScores, lex: LexicalHit | undefined, vecCandidate: boolean): string[] {
   const s: string[] = [];
   if (lex) s.push('lexical');
@@ -105,8 +92,10 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
 
   const l0 = performance.now();
   const stats = termStatsFor(store);
+  // Rows the lexical arm read (with the filter applied): hydration does not read them again.
+  const lexicalRows = new Map<string, MemoryRow>();
   const { queryHits, lexical, hints } = store.read((db) => {
-    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg, stats, lexicalIndexFor(store)) : new Map<string, LexicalHit>();
+    const queryHits = cfg.lexical.enabled ? lexicalSearch(db, terms, filter, cfg, stats, lexicalIndexFor(store), lexicalRows) : new Map<string, LexicalHit>();
     return {
       queryHits,
       // Pseudo-relevance feedback (feedbackExpansion.ts, off by default) blends a second query into the lexical channel.
@@ -170,7 +159,7 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   // traversal otherwise off).
   const shaping = { ...cfg, alpha: !qvec ? 0 : cfg.lexical.enabled ? cfg.alpha : 1, traversal: { ...cfg.traversal, enabled: graph.trav !== undefined } };
   const ids = [...new Set([...lexical.keys(), ...hints.keys(), ...vecTop.keys(), ...(graph.trav?.memoryScores.keys() ?? [])])];
-  const rows = store.read((db) => hydrate(db, ids, filter));
+  const rows = store.read((db) => hydrateInto(db, ids, filter, lexicalRows));
   const cands: Candidate[] = [];
   for (const id of ids) {
     const row = rows.get(id);
