@@ -17,17 +17,31 @@ export type VectorEncoding = 'float32' | 'int8';
 /** The layout new vector rows are written in. */
 export const STORED_VECTOR_ENCODING: VectorEncoding = 'int8';
 
-/** Float32 vector → BLOB bytes in `encoding` (a copy). */
-export function vectorToBlob(vector: Float32Array, encoding: VectorEncoding = STORED_VECTOR_ENCODING): Uint8Array {
-  if (encoding === 'float32') return new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+/**
+ * Quantises `vector` into `out` (one signed byte per dimension, ±127 at the largest magnitude) and
+ * returns the scale that maps a byte back (0 for a zero or non-finite vector, then every byte is 0).
+ * The stored int8 layout and the vector index (recall/vectorMatrix.ts) both quantise this way.
+ */
+export function quantizeInt8(vector: ArrayLike<number>, out: Int8Array): number {
   let max = 0;
   for (let i = 0; i < vector.length; i++) max = Math.max(max, Math.abs(vector[i] as number));
   const scale = max > 0 && Number.isFinite(max) ? max / 127 : 0;
+  for (let i = 0; i < vector.length; i++) out[i] = scale > 0 ? Math.max(-127, Math.min(127, Math.round((vector[i] as number) / scale))) : 0;
+  return scale;
+}
+
+/** Float32 vector → BLOB bytes in `encoding` (a copy). */
+export function vectorToBlob(vector: Float32Array, encoding: VectorEncoding = STORED_VECTOR_ENCODING): Uint8Array {
+  if (encoding === 'float32') return new Uint8Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
   const out = new Uint8Array(4 + vector.length);
+  const scale = quantizeInt8(vector, new Int8Array(out.buffer, 4));
   new DataView(out.buffer).setFloat32(0, scale, true);
-  const q = new Int8Array(out.buffer, 4);
-  for (let i = 0; i < vector.length; i++) q[i] = scale > 0 ? Math.max(-127, Math.min(127, Math.round((vector[i] as number) / scale))) : 0;
   return out;
+}
+
+/** The int8 codes of a BLOB in the int8 layout (a view, no copy), or undefined for another layout. */
+export function int8Codes(blob: Uint8Array, dims: number): Int8Array | undefined {
+  return dims > 0 && blob.byteLength === dims + 4 ? new Int8Array(blob.buffer, blob.byteOffset + 4, dims) : undefined;
 }
 
 /** The vector in a BLOB of either layout, or undefined when its length fits neither for `dims`. */

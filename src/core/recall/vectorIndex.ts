@@ -5,7 +5,7 @@
  * query (one indexed MAX/COUNT when nothing changed).
  */
 import type { Disposable, MemoryStore, SqlReader } from '../store/storeTypes';
-import { decodeVectorInto } from '../models/vectorStore';
+import { decodeVectorInto, int8Codes } from '../models/vectorStore';
 import { VectorMatrix } from './vectorMatrix';
 
 interface EmbeddingRow { rid: number; source_id: string; vector: Uint8Array; dimensions: number }
@@ -64,8 +64,12 @@ export class VectorIndex {
         `SELECT rowid AS rid, source_id, vector, dimensions FROM embeddings
           WHERE model_id = ? AND source_type = 'memory' AND source_id IS NOT NULL AND rowid > ? ORDER BY rowid LIMIT ?`, [this.modelId, after, LOAD_BATCH]);
       for (const r of rows) {
-        // upsert normalises a copy into the matrix, so one scratch vector serves every row.
-        if (r.dimensions !== this.dims || !decodeVectorInto(r.vector, this.dims, scratch)) { this.skipped++; continue; }
+        if (r.dimensions !== this.dims) { this.skipped++; continue; }
+        // The stored int8 codes go into the matrix as they are; a float32 row (written before int8
+        // storage) is quantised there as the store quantises, through one scratch vector.
+        const codes = int8Codes(r.vector, this.dims);
+        if (codes) { this.matrix.upsertCodes(r.source_id, codes); continue; }
+        if (!decodeVectorInto(r.vector, this.dims, scratch)) { this.skipped++; continue; }
         this.matrix.upsert(r.source_id, scratch);
       }
       if (rows.length < LOAD_BATCH) break;
