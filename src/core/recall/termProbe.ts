@@ -8,18 +8,28 @@ import { porterStem } from './porterStemmer';
 import { contentTokens, hasCjk } from './queryTerms';
 
 const TOKENS_CACHE = new Map<string, Set<string>>();
-const TOKENS_CACHE_MAX = 2_000;
+/**
+ * Contents whose tokens are kept. A query's lexical arm alone counts hits in a hundred candidates;
+ * at 2,000 the cache was emptied every few dozen queries of a 10k store and re-stemming was a
+ * third of the arm (docs/store.md, "Recall latency, fourth round"). ~1 KB each.
+ */
+const TOKENS_CACHE_MAX = 8_000;
+const TERMS_CACHE_MAX = 2_000;
 
 /**
- * Content tokens reduced as the index reduces them. The last few thousand contents are kept: one
- * query asks for the same candidate's tokens once per stage and facet.
+ * Content tokens reduced as the index reduces them. The most recently added contents are kept
+ * (when full, the oldest quarter goes): one query asks for the same candidate's tokens once per
+ * stage and facet, and the next query's candidates overlap its own.
  */
 export function stemmedTokens(content: string): Set<string> {
   const hit = TOKENS_CACHE.get(content);
   if (hit) return hit;
   const out = new Set<string>();
   for (const t of contentTokens(content)) out.add(porterStem(t));
-  if (TOKENS_CACHE.size >= TOKENS_CACHE_MAX) TOKENS_CACHE.clear();
+  if (TOKENS_CACHE.size >= TOKENS_CACHE_MAX) {
+    let drop = TOKENS_CACHE_MAX / 4;
+    for (const key of TOKENS_CACHE.keys()) { TOKENS_CACHE.delete(key); if (--drop <= 0) break; }
+  }
   TOKENS_CACHE.set(content, out);
   return out;
 }
@@ -46,7 +56,7 @@ function termStem(term: string): string {
   let s = TERM_STEMS.get(term);
   if (s === undefined) {
     s = porterStem(term);
-    if (TERM_STEMS.size >= TOKENS_CACHE_MAX) TERM_STEMS.clear();
+    if (TERM_STEMS.size >= TERMS_CACHE_MAX) TERM_STEMS.clear();
     TERM_STEMS.set(term, s);
   }
   return s;
