@@ -114,6 +114,9 @@ export function makeRecallCommand(options: RecallCommandOptions = {}): CliComman
         if (args.flags.explain === true) for (const n of out.notes) io.stderr(`note: ${n}\n`);
         return 0;
       }
+      // A session answers many recalls: load the model, the vector index and the whole lexical
+      // index before the first answer, so that every answer is served by them.
+      await engine.warm({ lexicalIndexNow: true }).catch(() => undefined);
       const rl = createInterface({ input: (options.input ?? (() => process.stdin))(), crlfDelay: Infinity });
       for await (const line of rl) {
         if (line.trim() === '') continue;

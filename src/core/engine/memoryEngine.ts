@@ -220,14 +220,20 @@ export class MemoryEngine<S extends MemoryStore = DurableMemoryStore> {
    * model (in its worker thread, so the host's event loop stays free) and the model's vector index
    * (docs/store.md, "the extension's first recall after window start"). Long-lived hosts call it
    * once after open; a failure is left for the first recall to report with its own message.
+   * `lexicalIndexNow` builds the lexical index before returning instead of in background slices
+   * (a process that only answers recalls, `recall --stdin`: until the index is complete FTS5
+   * answers, and the slices run between queries, so the first few hundred answers at 100k
+   * memories were the slowest; docs/store.md, "Recall latency, fourth round").
    */
-  async warm(): Promise<void> {
+  async warm(options: { readonly lexicalIndexNow?: boolean } = {}): Promise<void> {
     const embedder = this.embedder;
-    if (!embedder || this.closed) return;
-    const model = embedder.embed(['warm up']);
-    this.store.read((db) => vectorIndexFor(this.store, embedder.id, embedder.dims).sync(db));
-    // Starts the lexical index's background build (src/core/recall/lexicalIndex.ts).
-    this.store.read((db) => lexicalIndexFor(this.store).current(db));
+    if (this.closed) return;
+    const model = embedder?.embed(['warm up']);
+    if (embedder) this.store.read((db) => vectorIndexFor(this.store, embedder.id, embedder.dims).sync(db));
+    // The model loads in its worker thread meanwhile.
+    if (options.lexicalIndexNow) this.store.read((db) => lexicalIndexFor(this.store).sync(db));
+    // Otherwise starts the lexical index's background build (src/core/recall/lexicalIndex.ts).
+    else if (embedder) this.store.read((db) => lexicalIndexFor(this.store).current(db));
     await model;
   }
 
