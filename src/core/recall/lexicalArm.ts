@@ -183,8 +183,8 @@ export function hintSearch(db: SqlReader, terms: readonly string[], filter: Memo
   if (terms.length === 0) return out;
   const match = buildMatchExpression(terms.filter((t) => !hasCjk(t)), 'OR');
   if (!match) return out;
-  // Hints come from a language model, so most stores have none; an FTS5 query over an empty
-  // index still cost ~0.4 ms of every recall (docs/store.md, "Recall latency, fourth round").
+  // A store without hints (none written yet) answers from one primary-key row instead of
+  // preparing and running an FTS5 query for nothing.
   if (!db.get('SELECT 1 AS found FROM memory_hints LIMIT 1')) return out;
   const f = filterClause(filter);
   const rows = db.all<{ id: string; hint: string; rank: number }>(
