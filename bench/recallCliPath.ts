@@ -99,7 +99,7 @@ export function note(i: number): string {
   return `${pick(TEMPLATES)(pick(SERVICES), pick(TECH), words[0] as string)} ${words.slice(1).join(' ')} (note ${i})`;
 }
 
-function queryFor(contents: readonly string[], i: number): string {
+export function queryFor(contents: readonly string[], i: number): string {
   const words = (pick(contents)).replace(/[.;()]/g, '').split(' ').filter((w) => w.length > 2);
   const k = 2 + (i % 4);
   const start = Math.floor(rnd() * Math.max(1, words.length - k));
