@@ -30,6 +30,8 @@ describe('seeded demo store: the graph a developer recognises', function () {
   let dir: string;
   const details = new Map<string, EntityDetail>();
   let listed: { name: string; type: string; aspects: number; attributes: number; relations: number; constraints: number }[] = [];
+  /** Every active entity, listed or not (the graph tree and a search show those the list leaves out). */
+  let stored: string[] = [];
 
   before(async () => {
     ensureUseLiteModel();
@@ -43,6 +45,7 @@ describe('seeded demo store: the graph a developer recognises', function () {
       store.read((db) => {
         const total = countEntities(db, 'default', { query: '', entityType: null });
         listed = entityPage(db, 'default', { query: '', entityType: null, offset: 0, limit: total }).map((r) => ({ ...r, type: r.entityType }));
+        stored = db.all<{ name: string }>("SELECT name FROM entities WHERE status = 'active'").map((r) => r.name);
         for (const name of ['SHORT_BOOK_PAGES', 'server', 'SQLite', 'shelf/server.py']) {
           const id = db.get<{ id: string }>('SELECT id FROM entities WHERE canonical_name = ?', [name.toLowerCase()])?.id;
           const d = id ? readEntityDetail(db, 'default', id, () => null) : null;
@@ -63,6 +66,8 @@ describe('seeded demo store: the graph a developer recognises', function () {
     const names = listed.map((e) => e.name);
     assert.ok(names.includes('shelf/server.py') && !names.includes('shelf.server'), 'the module shelf.server is its file');
     assert.equal(names.filter((n) => /mark.as.read/i.test(n)).length, 1, 'one "mark as read" entity');
+    // Also among the entities the list leaves out: the route's path is the same thing as its name.
+    assert.deepEqual(stored.filter((n) => /mark.as.read|\/books\/\{id\}\/read/i.test(n)), ['mark as read'], 'one entity for the mark-as-read route, written out or not');
     assert.ok(names.includes('SHELF_DB') && names.includes('shelf.db'), 'an environment variable is not the file it names');
     assert.deepEqual(listed.filter((e) => e.aspects + e.attributes + e.relations + e.constraints === 0).map((e) => e.name), [], 'no 0a 0t 0r entry');
   });
