@@ -91,9 +91,9 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
  * in the prompt), with references: what the session start recorded as injected is shown once, on
  * the first answer of the conversation, whatever its command.
  */
-export function deliverSessionStart(out: ChatOutput, memories: readonly StartMemory[], listed: number): void {
+export function deliverSessionStart(out: ChatOutput, memories: readonly StartMemory[], listed: number | undefined): void {
   if (memories.length === 0) return;
-  out.markdown(sessionStartMarkdown(memories, listed + 1));
+  out.markdown(sessionStartMarkdown(memories, listed === undefined ? undefined : listed + 1));
   for (const m of memories) out.reference(memoryUri(m.id));
 }
 
