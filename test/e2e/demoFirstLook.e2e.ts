@@ -190,6 +190,9 @@ export const tests: E2eTest[] = [
       // Session-start memories, when any, are one line, not listed.
       assert.ok((text.match(/Also loaded at the start of this conversation/g) ?? []).length <= 1);
       await screenshot('demo-chat-answer');
+      // The chat list shows the answer's end; its start (the cited answer and the first items) too.
+      await response.locator('ol > li').first().scrollIntoViewIfNeeded();
+      await screenshot('demo-chat-answer-top');
       await showAll.first().dispatchEvent('click');
       const all = page.locator('.interactive-item-container.interactive-response').last();
       await waitForText(all, new RegExp(`${total} memories\\*?\\*? for "${QUESTION.replace('?', '\\?')}"`), 90_000);
