@@ -191,8 +191,15 @@ export const tests: E2eTest[] = [
       assert.ok((text.match(/Also loaded at the start of this conversation/g) ?? []).length <= 1);
       await screenshot('demo-chat-answer');
       // The chat list shows the answer's end; its start (the cited answer and the first items) too.
-      await response.locator('ol > li').first().scrollIntoViewIfNeeded();
+      // (The chat list scrolls itself, not the page: wheel over it.)
+      const box = await response.boundingBox();
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, Math.max(box.y, 0) + 200);
+        for (let i = 0; i < 8; i++) { await page.mouse.wheel(0, -600); await sleep(150); }
+        await sleep(400);
+      }
       await screenshot('demo-chat-answer-top');
+      await page.mouse.move(5, 5);
       await showAll.first().dispatchEvent('click');
       const all = page.locator('.interactive-item-container.interactive-response').last();
       await waitForText(all, new RegExp(`${total} memories\\*?\\*? for "${QUESTION.replace('?', '\\?')}"`), 90_000);
