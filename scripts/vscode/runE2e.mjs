@@ -51,7 +51,7 @@ async function loadTests(filter) {
  * history's sign-in dialog, a long chat, the demo's 60 memories), or need a store of their own.
  * Every other spec shares one window, in file order, as before (some build on earlier ones).
  */
-const OWN_WINDOW = new Set(['chatHistory.e2e.ts', 'panelCaptured.e2e.ts', 'wholeLoop.e2e.ts', 'whyAndDocuments.e2e.ts', 'zDemoConflicts.e2e.ts']);
+const OWN_WINDOW = new Set(['chatHistory.e2e.ts', 'demoFirstLook.e2e.ts', 'panelCaptured.e2e.ts', 'wholeLoop.e2e.ts', 'whyAndDocuments.e2e.ts', 'zDemoConflicts.e2e.ts']);
 
 /** The shared window's specs first, then one group per own-window file. */
 function windowsOf(tests) {

@@ -26,6 +26,6 @@ export function cliLlmSettings(args: ParsedArgs, settings: LlmSettings, env: Nod
 export async function cliLlm(args: ParsedArgs, settings: LlmSettings, secrets: SecretStore, note: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<LlmChoice> {
   const effective = cliLlmSettings(args, settings, env);
   const choice = await chooseLlmClient(effective, { secrets });
-  if (!choice.client && effective.provider !== 'none') note(`agent-memory: note: no language model: ${choice.description}\n`);
+  if (!choice.client && effective.provider !== 'none') note(`agent-memory: note: no extraction model: ${choice.description}\n`);
   return choice;
 }

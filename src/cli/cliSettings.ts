@@ -45,7 +45,7 @@ export function envVarFor(key: string): string {
 export function secretHint(key: string): string | undefined {
   if (!/(api.?key|password|secret|token)/i.test(key)) return undefined;
   return `${key} is a secret and is never written to disk: give the LLM API key in the AGENT_MEMORY_LLM_KEY environment variable `
-    + "(in VS Code: the 'Memory: Set Language Model API Key…' command stores it in the editor's secret storage); "
+    + "(in VS Code: the 'Memory: Set Extraction Model API Key…' command stores it in the editor's secret storage); "
     + 'the team password comes from PGPASSWORD or ~/.pgpass (docs/team.md).';
 }
 

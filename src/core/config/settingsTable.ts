@@ -279,7 +279,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'llm.provider', type: 'string', default: 'none', enum: ['none', 'vscode', 'openai-compatible'], scope: 'application', userOnly: true, target: 'llm.provider',
-    description: "Language model for fact extraction, hints, contradiction checks, session scoring and the LLM reranker. Off by default; the first time you turn it on Agent Memory explains what is sent and asks. Always off in untrusted workspaces.",
+    description: "Extraction model: the language model Agent Memory uses for fact extraction, hints, contradiction checks, session scoring and the LLM reranker (not the chat model that composes @memory answers, which you pick in the chat view). Off by default; the first time you turn it on Agent Memory explains what is sent and asks. Always off in untrusted workspaces.",
     enumDescriptions: ["Off: heuristic extraction, no hints","A VS Code language model (e.g. Copilot) chosen by agentMemory.llm.vscode.*","An OpenAI-compatible endpoint (agentMemory.llm.openaiCompatible.*)"],
   },
   {
@@ -292,7 +292,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'llm.openaiCompatible.baseUrl', type: 'string', default: '', scope: 'application', restricted: true, userOnly: true, target: 'llm.baseUrl',
-    markdownDescription: "Base URL of an OpenAI-compatible API including the version, e.g. `http://localhost:11434/v1` (Ollama). Set the key with **Memory: Set Language Model API Key**.",
+    markdownDescription: "Base URL of an OpenAI-compatible API including the version, e.g. `http://localhost:11434/v1` (Ollama). Set the key with **Memory: Set Extraction Model API Key**.",
   },
   {
     key: 'llm.openaiCompatible.model', type: 'string', default: '', scope: 'application', userOnly: true, target: 'llm.model',

@@ -8,6 +8,7 @@ import { DEFAULT_MENTION_VOCABULARY, findMentions, techCategory } from './entity
 import type { Mention, MentionVocabulary } from './entityMentions';
 import { aliasResolverFor, canonicalizePayload } from './entityAliases';
 import { peopleOf, withPeople } from './people';
+import { dropRouteAppositions } from './routeApposition';
 import { CONFIGURATION_ASPECT, findValueClaim, valueClaimText } from './valueClaims';
 
 /** What the extractor may know about a memory besides its text. */
@@ -232,7 +233,7 @@ export function heuristicExtract(text: string, cfg: ExtractionConfig, vocab: Men
   for (const s of splitSentences(input)) {
     const sentence = s.slice(0, cfg.maxContentChars);
     const factsBefore = d.facts.length;
-    const mentions = withPeople(sentence, findMentions(sentence, vocab), people);
+    const mentions = withPeople(sentence, dropRouteAppositions(sentence, findMentions(sentence, vocab)), people);
     if (valueFact(d, sentence, mentions)) continue;
     sentenceFacts(d, sentence, vocab, mentions);
     if (cfg.generalFacts && d.facts.length === factsBefore) generalFact(d, sentence, mentions, context.memoryType);

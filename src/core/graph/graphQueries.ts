@@ -12,12 +12,23 @@ export interface EntitySummary {
   readonly pinned: boolean;
 }
 
-/** Entities in the knowledge order (pinned first, then by mentions, recency and name); chunk groups excluded. */
-export function listEntities(db: SqlReader, opts: { limit?: number; agentId?: string } = {}): EntitySummary[] {
+/**
+ * SQL condition on entity `e`: it has knowledge attached (an aspect or a relation) or is pinned. The
+ * Knowledge panel's list and the graph tree show only such entities by default (docs/vscode.md,
+ * "Knowledge panel"): an entity known only by its mentions has nothing to show ("0a 0t 0r").
+ */
+export const ENTITY_HAS_KNOWLEDGE = `(e.pinned = 1 OR EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
+  OR EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id) OR EXISTS (SELECT 1 FROM relations r WHERE r.target_entity_id = e.id))`;
+
+/**
+ * Entities in the knowledge order (pinned first, then by mentions, recency and name); chunk groups
+ * excluded; with `withKnowledge`, only those with something attached (ENTITY_HAS_KNOWLEDGE).
+ */
+export function listEntities(db: SqlReader, opts: { limit?: number; agentId?: string; withKnowledge?: boolean } = {}): EntitySummary[] {
   return db.all<{ id: string; name: string; canonical_name: string; entity_type: string; mentions: number; pinned: number }>(
-    `SELECT id, name, canonical_name, entity_type, mentions, pinned FROM entities
-      WHERE agent_id = ? AND entity_type <> 'chunk_group' AND status = 'active'
-      ORDER BY pinned DESC, pinned_at DESC, mentions DESC, updated_at DESC, name LIMIT ?`, [opts.agentId ?? 'default', opts.limit ?? 10_000])
+    `SELECT e.id, e.name, e.canonical_name, e.entity_type, e.mentions, e.pinned FROM entities e
+      WHERE e.agent_id = ? AND e.entity_type <> 'chunk_group' AND e.status = 'active'${opts.withKnowledge ? ` AND ${ENTITY_HAS_KNOWLEDGE}` : ''}
+      ORDER BY e.pinned DESC, e.pinned_at DESC, e.mentions DESC, e.updated_at DESC, e.name LIMIT ?`, [opts.agentId ?? 'default', opts.limit ?? 10_000])
     .map((r) => ({ id: r.id, name: r.name, canonicalName: r.canonical_name, type: r.entity_type, mentions: r.mentions, pinned: r.pinned !== 0 }));
 }
 

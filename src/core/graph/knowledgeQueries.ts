@@ -5,6 +5,7 @@
  * (src/extension/knowledge/entityViews.ts) shapes them into protocol views.
  */
 import type { SqlReader } from '../store/storeTypes';
+import { ENTITY_HAS_KNOWLEDGE } from './graphQueries';
 
 /** An entity with the counts the list shows. */
 export interface EntityListRow {
@@ -61,9 +62,6 @@ function toRow(r: EntityRow): EntityListRow {
   };
 }
 
-const BARE_EXCLUDED = `(e.pinned = 1 OR EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)
-  OR EXISTS (SELECT 1 FROM relations r WHERE r.source_entity_id = e.id) OR EXISTS (SELECT 1 FROM relations r WHERE r.target_entity_id = e.id))`;
-
 function filterClause(agentId: string, f: EntityListFilter): { clause: string; params: (string | number)[] } {
   const where = ['e.agent_id = ?', "+e.status = 'active'"];
   const params: (string | number)[] = [agentId];
@@ -72,7 +70,7 @@ function filterClause(agentId: string, f: EntityListFilter): { clause: string; p
   if (text) { where.push("(e.canonical_name LIKE ? ESCAPE '\\' OR lower(e.name) LIKE ? ESCAPE '\\')"); const p = `%${likeEscape(text)}%`; params.push(p, p); }
   // Without a search, an unpinned entity with nothing attached (no aspect, no relation: only mentions) is
   // not listed (docs/vscode.md, "Knowledge panel"); searching its name still finds it.
-  else where.push(BARE_EXCLUDED);
+  else where.push(ENTITY_HAS_KNOWLEDGE);
   return { clause: where.join(' AND '), params };
 }
 

@@ -12,6 +12,7 @@ import { SHOW_EXPLAIN_COMMAND } from '../knowledge/recallExplanations';
 import { explainLinkArgs } from '../knowledge/recallExplanationStore';
 import type { RecallExplanations } from '../knowledge/recallExplanationStore';
 import type { MemoryEngine } from '../../core/engine/memoryEngine';
+import { commandLink, showAllLink } from './chatLinks';
 import type { ChatOutput } from './chatOutput';
 import { answerPrompt, CHAT_ANSWER_ITEMS, currentFirst, explainLines, memoriesOnlyAnswer, resultList } from './recallFormat';
 import { sessionStartMarkdown, sessionStartPromptSection } from './sessionStartContext';
@@ -31,10 +32,6 @@ export interface RecallAnswerDeps {
   readonly startMemories: readonly StartMemory[];
 }
 
-function commandLink(title: string, command: string, args: unknown[]): string {
-  return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
-}
-
 function addReferences(deps: RecallAnswerDeps, results: readonly RecallResult[]): void {
   for (const r of results) {
     deps.out.reference(memoryUri(r.id));
@@ -52,12 +49,6 @@ function listWithWhy(deps: RecallAnswerDeps, query: string, results: readonly Re
   const key = deps.explanations.keep(query, recalled);
   const best = Math.max(0, ...recalled.map((r) => r.score));
   return resultList(results, (_i, r) => `${commandLink('why?', SHOW_EXPLAIN_COMMAND, explainLinkArgs(key, r.id, query))} · ${commandLink('forget', FORGET_COMMAND, [r.id])}`, best);
-}
-
-/** The "show all" follow-up: asks @memory /recall the same question in the chat. */
-export function showAllLink(query: string, total: number): string {
-  const q = query.replace(/\s+/g, ' ').trim().slice(0, 500);
-  return `\n${commandLink(`Show all ${total}`, 'workbench.action.chat.open', [{ query: `@memory /recall ${q}` }])}`;
 }
 
 export function noMatches(out: ChatOutput, query: string): void {
@@ -100,9 +91,9 @@ export async function answerWhy(deps: RecallAnswerDeps, query: string): Promise<
  * in the prompt), with references: what the session start recorded as injected is shown once, on
  * the first answer of the conversation, whatever its command.
  */
-export function deliverSessionStart(out: ChatOutput, memories: readonly StartMemory[], listed: number): void {
+export function deliverSessionStart(out: ChatOutput, memories: readonly StartMemory[], listed: number | undefined): void {
   if (memories.length === 0) return;
-  out.markdown(sessionStartMarkdown(memories, listed + 1));
+  out.markdown(sessionStartMarkdown(memories, listed === undefined ? undefined : listed + 1));
   for (const m of memories) out.reference(memoryUri(m.id));
 }
 

@@ -3,9 +3,8 @@
  * answer can be inspected (internal command agentMemory._lastChatRequest; integration tests).
  */
 import * as vscode from 'vscode';
+import { CHAT_LINK_COMMANDS } from './chatLinks';
 
-/** Command ids a @memory answer may link to (trusted markdown). */
-export const CHAT_LINK_COMMANDS = ['agentMemory.showRecallExplanation', 'agentMemory.showEntityInKnowledgePanel', 'agentMemory.forgetMemory', 'agentMemory.pinEntity'];
 
 export class ChatOutput {
   readonly markdownParts: string[] = [];
@@ -18,7 +17,7 @@ export class ChatOutput {
   markdown(text: string, commandLinks = false): void {
     this.markdownParts.push(text);
     const md = new vscode.MarkdownString(text);
-    if (commandLinks) md.isTrusted = { enabledCommands: CHAT_LINK_COMMANDS };
+    if (commandLinks) md.isTrusted = { enabledCommands: [...CHAT_LINK_COMMANDS] };
     this.stream.markdown(md);
   }
 

@@ -69,9 +69,16 @@ async function dispatch(services: Services, capture: SessionCapture, feedback: C
   const deps = { rt, explanations, out, token, sessionKey, startMemories };
   // The memories the answer numbered, in order: the session-start ones are numbered after them.
   let numbered: string[] = [];
+  // Whether the session-start memories' numbers mean something in this answer: a model cited by them, or a full list.
+  let numbersShown = true;
   switch (command) {
     // The memory-only model (memoryOnlyModel.ts) composes nothing: answer with the memories directly.
-    case 'ask': numbered = (await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model)).results.map((r) => r.id); break;
+    case 'ask': {
+      const a = await answerQuestion(deps, prompt, isMemoryOnlyModel(request.model) ? undefined : request.model);
+      numbered = a.results.map((r) => r.id);
+      numbersShown = a.composed;
+      break;
+    }
     case 'recall': numbered = (await answerRecall(deps, prompt)).map((r) => r.id); break;
     case 'why': numbered = (await answerWhy(deps, prompt)).map((r) => r.id); break;
     case 'remember': await rememberFromChat(rt, out, prompt, sessionKey); break;
@@ -81,7 +88,7 @@ async function dispatch(services: Services, capture: SessionCapture, feedback: C
     default: out.markdown(`Unknown command /${command}. Try /recall, /why, /remember, /forget, /pin, /unpin or /status.`);
   }
   if (token.isCancellationRequested) return { command, query: prompt, ...(sessionKey ? { sessionKey } : {}) };
-  deliverSessionStart(out, startMemories, numbered.length);
+  deliverSessionStart(out, startMemories, numbersShown ? numbered.length : undefined);
   // Only the model's own words: the memory lists and quotes of the answer are not evidence of use.
   await capture.turn(rt, sessionKey, 'assistant', out.composedText());
   numbered.push(...startMemories.map((m) => m.id));

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { userMessage } from '../../core/errors';
 import { recallMemories, storeIsEmpty } from '../actions/memoryActions';
 import type { Services } from '../host/services';
+import { MEMORY_ONLY_MODEL_NAME } from './modelNames';
 import { COMPOSED_ANSWER_HINT, memoriesOnlyAnswer } from './recallFormat';
 
 /** Must equal contributes.languageModelChatProviders[0].vendor in package.json. */
@@ -21,7 +22,7 @@ const MAX_QUERY_CHARS = 500;
 
 const MODEL: vscode.LanguageModelChatInformation = {
   id: 'memory-only',
-  name: 'Agent Memory (no chat model)',
+  name: MEMORY_ONLY_MODEL_NAME,
   family: 'agent-memory',
   version: '1',
   detail: 'Recalled memories, not composed answers',

@@ -24,14 +24,16 @@ export function sessionStartPromptSection(memories: readonly StartMemory[], firs
 /**
  * The visible line under an answer: how many memories were loaded at session start and the
  * numbers they are cited by, in one line (docs/vscode.md, "Chat"); the memories themselves are the
- * answer's references, which VS Code shows collapsed ("Used N references").
+ * answer's references, which VS Code shows collapsed ("Used N references"). `first` undefined: no
+ * numbers, for an answer nothing cites them in (the memories-only answer lists its best five, so
+ * "[11]–[16]" would name numbers the answer never shows).
  */
-export function sessionStartMarkdown(memories: readonly StartMemory[], first: number): string {
+export function sessionStartMarkdown(memories: readonly StartMemory[], first: number | undefined): string {
   if (memories.length === 0) return '';
   const n = memories.length;
-  const cited = n === 1 ? `[${first}]` : `[${first}]–[${first + n - 1}]`;
+  const cited = first === undefined ? '' : n === 1 ? `cited [${first}]; ` : `cited [${first}]–[${first + n - 1}]; `;
   const lead = escapeMarkdown(snippet(memories[0]?.content ?? '', 60));
-  return `\n\n_Also loaded at the start of this conversation: ${n} ${n === 1 ? 'memory' : 'memories'} (cited ${cited}; by importance and recency, e.g. "${lead}"), listed under References._\n`;
+  return `\n\n_Also loaded at the start of this conversation: ${n} ${n === 1 ? 'memory' : 'memories'} (${cited}by importance and recency, e.g. "${lead}"), listed under References._\n`;
 }
 
 /** The block a language model tool appends to the first result of its session. */

@@ -56,14 +56,14 @@ async function showStatus(services: Services, docs: MemoryDocuments, extra?: Sta
 
 async function enableLanguageModel(services: Services): Promise<void> {
   if (!services.trustGates().llmAllowed) {
-    inform('Language model features stay off in an untrusted workspace.');
+    inform('The extraction model stays off in an untrusted workspace.');
     return;
   }
   const pick = await vscode.window.showQuickPick([
     { label: 'VS Code language model', description: 'e.g. Copilot; uses that model\'s quota', id: 'vscode' },
     { label: 'OpenAI-compatible endpoint', description: 'Ollama, LM Studio or a hosted API', id: 'openai-compatible' },
     { label: 'Off', description: 'heuristic extraction, no hints', id: 'none' },
-  ], { title: 'Language model for extraction, hints and reranking' });
+  ], { title: 'Extraction model (fact extraction, hints and reranking; not the chat model that composes @memory answers)' });
   if (!pick) return;
   await vscode.workspace.getConfiguration('agentMemory').update('llm.provider', pick.id, vscode.ConfigurationTarget.Global);
 }
@@ -78,8 +78,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
   // Set now, not when the command first runs: a status tab restored after a reload recomputes it.
   docs.setStatusSource(() => statusText(services, extraStatus));
   registerSafe(context, services, 'agentMemory.showStatus', 'Show Status', () => showStatus(services, docs, extraStatus));
-  registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Language Model', () => enableLanguageModel(services));
-  registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Language Model API Key', async () => {
+  registerSafe(context, services, 'agentMemory.enableLanguageModel', 'Choose Extraction Model', () => enableLanguageModel(services));
+  registerSafe(context, services, 'agentMemory.setLlmApiKey', 'Set Extraction Model API Key', async () => {
     const key = await vscode.window.showInputBox({ title: 'API key for the OpenAI-compatible endpoint', password: true, prompt: 'Stored in VS Code\'s secret storage; leave empty to remove it.', ignoreFocusOut: true });
     if (key === undefined) return;
     if (key.trim()) await services.secrets.set(LLM_API_KEY_SECRET, key.trim());
@@ -87,7 +87,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     await services.reapply();
     inform(key.trim() ? 'API key stored.' : 'API key removed.');
   });
-  registerSafe(context, services, 'agentMemory.reviewLanguageModelConsent', 'Language Model Consent', () => promptLlmConsentIfNeeded(services));
+  registerSafe(context, services, 'agentMemory.reviewLanguageModelConsent', 'Extraction Model Consent', () => promptLlmConsentIfNeeded(services));
   registerMemoryCommands(context, services);
   registerMaintenanceCommand(context, services, docs);
   registerIoCommands(context, services);

@@ -181,7 +181,7 @@ class ServicesImpl implements Services {
     this.choice = await this.resolveLlm();
     const rt = await MemoryEngine.open(this.host, this.currentSettings, { mode: 'background', leaseLabel: 'window' });
     this.attach(rt);
-    this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; language model: ${this.choice.description}`);
+    this.logger.info(`store open at ${rt.store.dir} in ${Date.now() - started} ms; extraction model: ${this.choice.description}`);
     // The first recall would otherwise wait for the model and the vector index to load (seconds).
     // Started on the next turn of the event loop: warm() loads the vector index synchronously, and
     // whoever waited for the store (the Knowledge panel's first list) goes first; and not while a
@@ -244,7 +244,7 @@ class ServicesImpl implements Services {
     if (delta.pipeline || forceLlm) {
       this.choice = await this.resolveLlm();
       await rt.reconfigure(after, this.choice.client);
-      this.logger.info(`settings applied; language model: ${this.choice.description}`);
+      this.logger.info(`settings applied; extraction model: ${this.choice.description}`);
       this.openEmitter.fire(rt);
       return;
     }

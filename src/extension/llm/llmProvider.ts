@@ -47,7 +47,7 @@ export async function askLlmConsent(provider: LlmProviderName, state: vscode.Mem
   if (provider === 'none' || hasLlmConsent(state, provider)) return true;
   const enable = 'Enable';
   const choice = await vscode.window.showInformationMessage(
-    `Use a language model for Agent Memory (${provider})?`,
+    `Use an extraction model for Agent Memory (${provider})?`,
     { modal: true, detail: `${EXPLANATION[provider]}\n\nNothing is sent until you enable it, and you can turn it off any time (setting agentMemory.llm.provider).` },
     enable,
   );

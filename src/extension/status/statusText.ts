@@ -8,6 +8,7 @@ import { healthLevel } from '../../../webview/health';
 import { PANEL_CONFIG } from '../../../webview/panelConfig';
 import type { EngineStatus } from '../../core/engine/memoryEngine';
 import type { ModelState } from '../../core/engine/trackedEmbedder';
+import { CHAT_MODEL_STATUS_LINE, EXTRACTION_MODEL_LABEL } from '../chat/modelNames';
 
 export function modelStateText(m: ModelState): string {
   switch (m.state) {
@@ -31,7 +32,8 @@ export function statusLines(s: EngineStatus, llm: string, capture: boolean): str
     `Memories: ${s.memories}`,
     `Background jobs: ${s.pendingJobs} pending${s.deadJobs ? `, ${s.deadJobs} failed` : ''}`,
     `Embedding model: ${modelStateText(s.model)}`,
-    `Extraction model (agentMemory.llm): ${llm}`,
+    `${EXTRACTION_MODEL_LABEL}: ${llm}`,
+    CHAT_MODEL_STATUS_LINE,
     `Session capture: ${capture ? 'on' : 'off'}`,
     `Store: ${s.storeDir}`,
     ...(s.storeRecovery ? [`Store recovery: ${s.storeRecovery.message}`] : []),

@@ -121,7 +121,8 @@ export function entityTooltipMarkdown(f: EntityTooltipFacts): string {
 
 /** Root nodes; [] when the graph is empty (the view then shows its welcome content). */
 export function rootNodes(db: SqlReader): GraphNode[] {
-  const all = listEntities(db, { agentId: AGENT_ID, limit: TREE_MAX_ENTITIES });
+  // Like the Knowledge panel's list, the tree leaves out entities with nothing attached (a search in the panel finds them).
+  const all = listEntities(db, { agentId: AGENT_ID, limit: TREE_MAX_ENTITIES, withKnowledge: true });
   if (all.length === 0) return [];
   const roots: GraphNode[] = [];
   const pinned = all.filter((e) => e.pinned);

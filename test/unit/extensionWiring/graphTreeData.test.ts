@@ -8,6 +8,7 @@ import { entityMemories } from '../../../src/core/graph/entityTreeQueries';
 import { aspectChildren, attributeDescription, attributeTooltip, entityChildren, entityNode, entityTooltipFacts, entityTooltipMarkdown, PINNED_SECTION_ID, relationChildren, rootNodes } from '../../../src/extension/tree/graphTreeData';
 import type { AttributeView } from '../../../src/shared/knowledgeProtocolTypes';
 import type { GraphNode } from '../../../src/extension/tree/graphTreeData';
+import { applyGraphOp, graphContext } from '../../../src/core/graph/graphApply';
 import { rememberText, setEntityPinned } from '../../../src/extension/actions/memoryActions';
 import { MemoryEngine } from '../../../src/core/engine/memoryEngine';
 import { makeTempDir } from '../helpers/tempDir';
@@ -92,6 +93,18 @@ describe('graph tree nodes from the store', () => {
     const rels = rt.store.read((db) => relationChildren(db, id, relGroup.id));
     assert.ok(rels.every((r) => r.kind === 'relation' && /^[←→] /.test(r.label)));
     assert.equal(rt.store.read((db) => entityMemories(db, id)).length, 2);
+  });
+
+  it('leaves out an entity with nothing attached (no aspect, no relation), as the Knowledge panel list does, unless it is pinned', async () => {
+    // Only a mention: what the demo's "POST /books/{id}/read" or "read_at" were ("0a 0t 0r" in the issue).
+    await rt.store.write('t', (db) => applyGraphOp(db, graphContext({ actor: 'test', reason: 'unit test', clock: systemClock }), { op: 'upsert_entity', name: 'read_at', type: 'symbol' }));
+    const names = (): string[] => rt.store.read((db) => rootNodes(db)).flatMap((r) => (r.kind === 'section' && r.id !== PINNED_SECTION_ID ? r.entities.map((e) => e.name) : []));
+    assert.ok(rt.store.read((db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM entities WHERE canonical_name = 'read_at'"))?.n === 1, 'the bare entity exists');
+    assert.ok(!names().includes('read_at'), `not in the tree: ${names().join(', ')}`);
+    assert.ok(names().includes('Redis'), 'entities with knowledge stay');
+    await setEntityPinned(rt, 'read_at', true);
+    assert.ok(names().includes('read_at'), 'a pinned one is shown');
+    await setEntityPinned(rt, 'read_at', false);
   });
 });
 

@@ -32,6 +32,12 @@ describe('session-start memories delivered with the first answer', () => {
     assert.equal(sessionStartMarkdown([], 1), '');
   });
 
+  it('names no numbers when nothing in the answer cites them (the memories-only answer shows its best five)', () => {
+    const md = sessionStartMarkdown(started, undefined);
+    assert.match(md, /^\n\n_Also loaded at the start of this conversation: 2 memories \(by importance and recency, e\.g\. "We deploy with Docker compose\."\), listed under References\._\n$/);
+    assert.doesNotMatch(md, /cited|\[\d/);
+  });
+
   it('marks the session-start block of a tool result with each memory id and whole text', () => {
     const text = sessionStartToolText(started);
     assert.match(text, /^\n\nSession-start memories \(loaded once, at the start of this tool session/);

@@ -44,7 +44,11 @@ const CASES: readonly Case[] = [
   },
   {
     path: 'memory-level supersession without a model (supersede_memory from the extract job)',
-    run: async (f, m) => { await op(f, { op: 'supersede_memory', olderId: m.older, newerId: m.newer, why: 'value_change: SHORT_BOOK_PAGES' }, 'extractor:heuristic'); },
+    run: async (f, m) => {
+      // As for a decision change, where no claim slot did it on write: the path itself must reach the attributes.
+      await f.store.write('t', (db) => db.run("UPDATE entity_attributes SET status = 'active', superseded_by = NULL WHERE memory_id = ?", [m.older]));
+      await op(f, { op: 'supersede_memory', olderId: m.older, newerId: m.newer, why: 'value_change: SHORT_BOOK_PAGES' }, 'extractor:heuristic');
+    },
     older: 'superseded', newer: 'active', claims: { older: 'superseded', newer: 'active' },
   },
   {
