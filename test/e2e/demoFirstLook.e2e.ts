@@ -45,10 +45,21 @@ async function allRows(frame: Frame): Promise<{ name: string; label: string }[]>
 /** Opens the entity named exactly `name` (searched by name) and returns the detail's frame locator root. */
 async function openEntity(frame: Frame, name: string): Promise<void> {
   await frame.locator('input[type="search"][aria-label="Search entities by name"]').fill(name);
-  const row = frame.locator('.list .row').filter({ has: frame.locator('.name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
-  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await row.click();
-  await waitForText(frame.locator('.detail h2'), new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const deadline = Date.now() + UI_TIMEOUT_MS;
+  for (;;) {
+    // The entity is in the unfiltered list too: a click can land on that row just before the
+    // search's results replace the list, and the detail then never opens. Click the new row.
+    const row = frame.locator('.list .row').filter({ has: frame.locator('.name', { hasText: exact }) }).first();
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await row.click();
+    try {
+      await waitForText(frame.locator('.detail h2'), exact, 5_000);
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+    }
+  }
 }
 
 /** Expands the named aspect of the open detail and its History; returns the aspect block. */
