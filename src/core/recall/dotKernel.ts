@@ -5,7 +5,8 @@
  * must be a multiple of 16). A quarter of the memory a float32 matrix read per query, and at 10k
  * and 100k rows of 512 dimensions 2–3× faster than the float32 kernel it replaced (docs/store.md,
  * "Recall latency, fourth round"). The 258-byte module below was assembled with wat2wasm (wabt
- * 1.0.36) from this source; unit tests check it against the JS integer dot product:
+ * 1.0.36, `--enable-simd`) from dotKernel.wat beside this file; unit tests check it against the JS
+ * integer dot product. In outline:
  *
  *   (func (export "dots8q") (param $m i32) (param $q i32) (param $rows i32) (param $dims i32) (param $out i32)
  *     for r in [0, rows): a0 = a1 = 0; for p in row r step 16 bytes (q advancing 32 bytes):
