@@ -62,9 +62,9 @@ export function decodeVectorInto(blob: Uint8Array, dims: number, out: Float32Arr
     new Uint8Array(out.buffer, out.byteOffset, dims * 4).set(blob);
     return true;
   }
-  if (dims > 0 && blob.byteLength === dims + 4) {
+  const q = int8Codes(blob, dims);
+  if (q) {
     const scale = new DataView(blob.buffer, blob.byteOffset, 4).getFloat32(0, true);
-    const q = new Int8Array(blob.buffer, blob.byteOffset + 4, dims);
     for (let i = 0; i < dims; i++) out[i] = (q[i] as number) * scale;
     return true;
   }

@@ -70,7 +70,7 @@ function indexRows(db: SqlReader, index: LexicalIndex, terms: readonly string[],
   for (const t of top) {
     const r = byRowid.get(t.rowid);
     // FTS5's bm25() is negative, lower is better: the rank the arm normalises.
-    if (r) out.push({ id: r.id, content: r.content, type: r.type, created_at: r.created_at, source_id: r.source_id, importance: r.importance, rank: -t.score });
+    if (r) out.push({ ...r, rank: -t.score });
     if (out.length >= limit) break;
   }
   return out;
