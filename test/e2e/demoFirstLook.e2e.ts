@@ -62,6 +62,14 @@ async function openEntity(frame: Frame, name: string): Promise<void> {
   }
 }
 
+/** Opens `entity`'s detail and its `aspect`; returns the aspect block and its current attributes. */
+async function currentAttributes(frame: Frame, entity: string, aspect: string) {
+  await openEntity(frame, entity);
+  const block = await openAspect(frame, aspect);
+  const current = block.locator('ul.attributes').first().locator('li.attribute.status-active');
+  return { block, current, texts: (await current.locator('.attr-content').allInnerTexts()).map((t) => t.trim()) };
+}
+
 /** Expands the named aspect of the open detail and its History; returns the aspect block. */
 async function openAspect(frame: Frame, aspect: string) {
   const block = frame.locator('details.aspect').filter({ has: frame.locator('summary .aspect-name', { hasText: new RegExp(`^${aspect}$`) }) });
@@ -140,10 +148,8 @@ export const tests: E2eTest[] = [
     fakeModel: false,
     async run({ screenshot }) {
       assert.ok(panel, 'the list step opened the panel');
-      await openEntity(panel, 'SHORT_BOOK_PAGES');
-      const config = await openAspect(panel, 'configuration');
-      const current = config.locator('ul.attributes').first().locator('li.attribute.status-active');
-      assert.deepEqual((await current.locator('.attr-content').allInnerTexts()).map((t) => t.trim()), ['SHORT_BOOK_PAGES = 220']);
+      const { block: config, current, texts } = await currentAttributes(panel, 'SHORT_BOOK_PAGES', 'configuration');
+      assert.deepEqual(texts, ['SHORT_BOOK_PAGES = 220']);
       assert.match(await plainText(current.locator('.note')), /^220 since 2026-09-18; was 180 \(2026-08-04\)$/);
       assert.match(await plainText(current.locator('.attr-source')), /SHORT_BOOK_PAGES is 220 now/);
       const history = config.locator('details.history li.attribute');
@@ -157,10 +163,8 @@ export const tests: E2eTest[] = [
     fakeModel: false,
     async run({ screenshot }) {
       assert.ok(panel, 'the list step opened the panel');
-      await openEntity(panel, 'server');
-      const config = await openAspect(panel, 'configuration');
-      const current = config.locator('ul.attributes').first().locator('li.attribute.status-active');
-      assert.deepEqual((await current.locator('.attr-content').allInnerTexts()).map((t) => t.trim()), ['port = 4310']);
+      const { current, texts } = await currentAttributes(panel, 'server', 'configuration');
+      assert.deepEqual(texts, ['port = 4310']);
       assert.match(await plainText(current.locator('.note')), /^4310 since 2026-08-29; was 8080 \(2026-06-02\)$/);
       await screenshot('demo-server-port');
     },
@@ -170,10 +174,7 @@ export const tests: E2eTest[] = [
     fakeModel: false,
     async run({ page, screenshot }) {
       assert.ok(panel, 'the list step opened the panel');
-      await openEntity(panel, 'SQLite');
-      const decisions = await openAspect(panel, 'decisions');
-      const current = decisions.locator('ul.attributes').first().locator('li.attribute.status-active');
-      const texts = await current.locator('.attr-content').allInnerTexts();
+      const { texts } = await currentAttributes(panel, 'SQLite', 'decisions');
       assert.ok(texts.some((t) => /move the reading list from the JSON file to SQLite/.test(t)), `the decision is a current attribute of SQLite: ${texts.join(' | ')}`);
       await screenshot('demo-sqlite-decision');
       await runPaletteCommand(page, 'View: Close All Editors');
