@@ -205,7 +205,8 @@ describe('lexical index: background build', () => {
     this.timeout(120_000);
     const store = await openMemoryStore({ clock: new ManualClock() });
     try {
-      await seed(store, (w) => { for (let i = 0; i < 3000; i++) insertMemory(w, { id: `m${i}`, content: `billing service note ${i} ${i % 7 === 0 ? 'database' : ''}` }); });
+      // Enough rows that no single 8 ms slice builds them all (3,000 fit in one once row reads got faster).
+      await seed(store, (w) => { for (let i = 0; i < 12_000; i++) insertMemory(w, { id: `m${i}`, content: `billing service note ${i} ${i % 7 === 0 ? 'database' : ''}` }); });
       const index = lexicalIndexFor(store);
       assert.equal(store.read((db) => index.current(db)), false, 'the first query goes to FTS5');
       let turns = 0;
