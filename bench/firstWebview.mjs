@@ -11,7 +11,9 @@
 //   interleaved; default: package this tree's extension)
 //   windows: hello (hello only, no Agent Memory), panelFirst (Knowledge panel first, then hello),
 //   helloFirst (hello first, then the Knowledge panel), helloReload / panelReload (open, reload the
-//   page, open again: the service worker is registered then); --settle: wait after the workbench shows
+//   page, open again: the service worker is registered then), panelReturning (open and close the
+//   panel, wait 10 s, reload: the open after the reload is a first open in a new window of a browser
+//   that showed the panel before; it counts only when no webview was there before the key); --settle: wait after the workbench shows
 //   before the first open (the e2e opens about 5 s after; 20000 lets the extension's background
 //   store open and model warm-up finish first). --memories 10000 copies the bench store built by
 //   bench/knowledgePanelFirstOpen.ts (.cache/knowledge-bench/first-open/10000).
@@ -136,7 +138,12 @@ async function openHello(page) {
   return { kind: 'hello', keyAt: t0, shownMs: done.at - t0, commandMs: host.commandAt - t0, htmlSetMs: host.htmlSetAt - t0, scriptMs: host.scriptAt - t0, readyAtHostMs: host.readyAt - t0, timeline: await webviewTimeline(done.frame, t0) };
 }
 
+/** VS Code's webview frames in the workbench (a closed editor's webview is disposed with it). */
+const webviewCount = (page) => page.locator('iframe.webview').count().catch(() => -1);
+
 async function openPanel(page, profile) {
+  // A first open in this window needs no panel there already (not one VS Code restored after a reload).
+  const webviewsBefore = await webviewCount(page);
   const t0 = Date.now();
   await press(page, KEYS.panel);
   const script = await waitInFrames(page, () => (document.querySelector('.list-meta') ? 'script' : undefined));
@@ -147,14 +154,19 @@ async function openPanel(page, profile) {
   const at = (re) => { const l = lines.find((x) => re.test(x.text)); return l ? l.at - t0 : undefined; };
   const first = lines.find((l) => /first list/.test(l.text))?.text;
   return {
-    kind: 'panel', keyAt: t0, list: list.value, scriptSeenMs: script.at - t0, listShownMs: list.at - t0,
+    kind: 'panel', keyAt: t0, webviewsBefore, list: list.value, scriptSeenMs: script.at - t0, listShownMs: list.at - t0,
     commandMs: at(/opening in an editor tab/), firstListLogMs: at(/first list/), firstListLine: first, timeline,
   };
 }
 
+/** Closes every editor, checking that the webviews went (the key can land in a webview frame). */
 async function closeEditors(page) {
-  await press(page, KEYS.close);
-  await sleep(1_500);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await press(page, KEYS.close);
+    await sleep(1_500);
+    if (await webviewCount(page) === 0) return true;
+  }
+  return false;
 }
 
 const PLANS = {
@@ -165,6 +177,10 @@ const PLANS = {
   // first open, as a browser that opened code-server before does.
   helloReload: { vsixes: ['hello'], steps: ['hello', 'reload', 'hello'] },
   panelReload: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'reload', 'panel'] },
+  // A returning user: the panel was opened and closed in an earlier window of this browser, then the
+  // page reloads (a new window with a new extension host: the store is not open, the panel not
+  // shown); the open after the reload counts only when no webview was there before the key.
+  panelReturning: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'pause', 'reload', 'panel'] },
 };
 
 await ensureToolchain();
@@ -196,6 +212,9 @@ for (let run = 0; run < RUNS; run++) {
       window.settleCpuMs = cpuDelta(settleCpu, cpuByRole(profile, server.pid));
       let reloaded = false;
       for (const step of plan.steps) {
+        // VS Code keeps which editors are open in browser storage, written after a change when idle:
+        // without this wait a closed panel can come back restored after the reload.
+        if (step === 'pause') { await sleep(10_000); continue; }
         if (step === 'reload') {
           await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
           await page.locator('.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
@@ -209,9 +228,10 @@ for (let run = 0; run < RUNS; run++) {
         o.nth = window.opens.filter((x) => x.kind === step && Boolean(x.afterReload) === reloaded).length + 1;
         if (reloaded) o.afterReload = true;
         window.opens.push(o);
-        console.log(`${name}${variant ? ` [${variant.label}]` : ''} run ${run + 1}: ${step} #${o.nth}: cpu ${JSON.stringify(o.cpuMs)}; ${step === 'hello' ? `command at ${o.commandMs} ms, script ran at ${o.scriptMs} ms, shown ${o.shownMs} ms` : `command at ${o.commandMs} ms, script seen ${o.scriptSeenMs} ms, list "${o.list}" ${o.listShownMs} ms; ${o.firstListLine ?? ''}`}`);
+        console.log(`${name}${variant ? ` [${variant.label}]` : ''} run ${run + 1}: ${step} #${o.nth}: cpu ${JSON.stringify(o.cpuMs)}; ${step === 'hello' ? `command at ${o.commandMs} ms, script ran at ${o.scriptMs} ms, shown ${o.shownMs} ms` : `${o.webviewsBefore ? `${o.webviewsBefore} webview(s) before the key; ` : ''}command at ${o.commandMs} ms, script seen ${o.scriptSeenMs} ms, list "${o.list}" ${o.listShownMs} ms; ${o.firstListLine ?? ''}`}`);
         for (const l of formatTimeline(o.timeline)) console.log(`    ${l}`);
-        await closeEditors(page);
+        o.closedAfter = await closeEditors(page);
+        if (!o.closedAfter) console.log('    (the editors did not close: a later open in this window is not a first open)');
       }
       const lines = agentLog(profile);
       window.agentLog = lines.filter((l) => /activated in|store open at|embedding model|Knowledge panel: /.test(l.text)).map((l) => ({ ms: l.at - opened, text: l.text.slice(0, 200) }));
@@ -227,7 +247,7 @@ const median = (xs) => { const v = xs.filter((x) => typeof x === 'number').sort(
 const groups = new Map();
 for (const w of results.windows) {
   for (const o of w.opens) {
-    const key = `${w.window}${w.variant ? ` [${w.variant}]` : ''}: ${o.kind} #${o.nth}${o.afterReload ? ' after a reload' : ''}`;
+    const key = `${w.window}${w.variant ? ` [${w.variant}]` : ''}: ${o.kind} #${o.nth}${o.afterReload ? ' after a reload' : ''}${o.webviewsBefore > 0 ? ' (a webview was already there: not a first open)' : ''}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(o);
   }
