@@ -10,10 +10,10 @@
 //   [--vsix label=file.vsix,label=file.vsix]  (A/B: each window with Agent Memory runs once per VSIX,
 //   interleaved; default: package this tree's extension)
 //   windows: hello (hello only, no Agent Memory), panelFirst (Knowledge panel first, then hello),
-//   helloFirst (hello first, then the Knowledge panel), helloReload / panelReload (open, reload the
-//   page, open again: the service worker is registered then), panelReturning (open and close the
-//   panel, wait 10 s, reload: the open after the reload is a first open in a new window of a browser
-//   that showed the panel before; it counts only when no webview was there before the key); --settle: wait after the workbench shows
+//   helloFirst (hello first, then the Knowledge panel), helloReload / panelReturning (open, close,
+//   reload the page, open again: a new window of the same browser session, its service worker
+//   running; a panel open counts as a first open only when no webview was there before the key);
+//   --settle: wait after the workbench shows
 //   before the first open (the e2e opens about 5 s after; 20000 lets the extension's background
 //   store open and model warm-up finish first). --memories 10000 copies the bench store built by
 //   bench/knowledgePanelFirstOpen.ts (.cache/knowledge-bench/first-open/10000).
@@ -175,12 +175,9 @@ const PLANS = {
   helloFirst: { vsixes: ['hello', 'agentMemory'], steps: ['hello', 'hello', 'panel', 'panel'] },
   // A reload of the same page: the browser keeps the webview service worker VS Code registered on the
   // first open, as a browser that opened code-server before does.
+  // The reload gives a new window with a new extension host (the store not open, the panel not shown).
   helloReload: { vsixes: ['hello'], steps: ['hello', 'reload', 'hello'] },
-  panelReload: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'reload', 'panel'] },
-  // A returning user: the panel was opened and closed in an earlier window of this browser, then the
-  // page reloads (a new window with a new extension host: the store is not open, the panel not
-  // shown); the open after the reload counts only when no webview was there before the key.
-  panelReturning: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'pause', 'reload', 'panel'] },
+  panelReturning: { vsixes: ['hello', 'agentMemory'], steps: ['panel', 'reload', 'panel'] },
 };
 
 await ensureToolchain();
@@ -212,10 +209,10 @@ for (let run = 0; run < RUNS; run++) {
       window.settleCpuMs = cpuDelta(settleCpu, cpuByRole(profile, server.pid));
       let reloaded = false;
       for (const step of plan.steps) {
-        // VS Code keeps which editors are open in browser storage, written after a change when idle:
-        // without this wait a closed panel can come back restored after the reload.
-        if (step === 'pause') { await sleep(10_000); continue; }
         if (step === 'reload') {
+          // VS Code keeps which editors are open in browser storage, written after a change when
+          // idle: without this wait a closed panel came back restored after the reload.
+          await sleep(10_000);
           await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
           await page.locator('.activitybar').waitFor({ state: 'visible', timeout: 90_000 });
           await sleep(SETTLE_MS);
