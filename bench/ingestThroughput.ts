@@ -4,7 +4,7 @@
  * store, which waits until every memory is embedded and extracted (the default USE-lite model and
  * the heuristic extractor) — memories per second from outside the process, with its CPU time
  * (user + system of the process and its worker threads, from /proc) and the load average around
- * each run. Sizes and runs: `--sizes 1000,10000 --runs 3`; `--cli PATH` measures another build
+ * each run and the process's peak resident set (VmHWM). Sizes and runs: `--sizes 1000,10000 --runs 3`; `--cli PATH` measures another build
  * (e.g. a worktree of an earlier commit) with the same notes. Needs `npm run build`.
  * Writes bench/results/ingestThroughput.json (or `--out FILE`).
  */
@@ -16,7 +16,7 @@ import { note } from './recallCliPath';
 
 const ROOT = join(__dirname, '..');
 
-interface Run { readonly memories: number; readonly ms: number; readonly perSecond: number; readonly cpuSeconds: number; readonly load: readonly number[][] }
+interface Run { readonly memories: number; readonly ms: number; readonly perSecond: number; readonly cpuSeconds: number; readonly peakRssMiB: number; readonly load: readonly number[][] }
 
 const load = (): number[] => loadavg().map((x) => Math.round(x * 100) / 100);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -34,6 +34,14 @@ function cpuSeconds(pid: number): number {
   } catch { return NaN; }
 }
 
+/** Peak resident set (VmHWM) of a process in MiB from /proc/<pid>/status, or NaN once it is gone. */
+function peakRssMiB(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : NaN;
+  } catch { return NaN; }
+}
+
 function ingestOnce(cli: string, file: string, n: number): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'am-ingest-bench-'));
   const before = load();
@@ -43,8 +51,14 @@ function ingestOnce(cli: string, file: string, n: number): Promise<Run> {
     let out = '';
     let err = '';
     let cpu = 0;
+    let peak = 0;
     // Sampled until the process exits (its /proc entry goes with it).
-    const timer = setInterval(() => { const c = cpuSeconds(child.pid ?? -1); if (Number.isFinite(c)) cpu = c; }, 200);
+    const timer = setInterval(() => {
+      const c = cpuSeconds(child.pid ?? -1);
+      if (Number.isFinite(c)) cpu = c;
+      const r = peakRssMiB(child.pid ?? -1);
+      if (Number.isFinite(r)) peak = r;
+    }, 200);
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
     child.on('error', reject);
@@ -55,7 +69,7 @@ function ingestOnce(cli: string, file: string, n: number): Promise<Run> {
       const ms = performance.now() - started;
       const reported = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { ingested?: number };
       if (reported.ingested !== n) { reject(new Error(`ingested ${reported.ingested} of ${n}`)); return; }
-      resolve({ memories: n, ms: Math.round(ms), perSecond: Math.round(n / (ms / 1000) * 10) / 10, cpuSeconds: Math.round(cpu * 10) / 10, load: [before, load()] });
+      resolve({ memories: n, ms: Math.round(ms), perSecond: Math.round(n / (ms / 1000) * 10) / 10, cpuSeconds: Math.round(cpu * 10) / 10, peakRssMiB: peak, load: [before, load()] });
     });
   });
 }
@@ -75,7 +89,7 @@ async function main(): Promise<void> {
       for (let r = 0; r < runs; r++) {
         const run = await ingestOnce(cli, file, n);
         done.push(run);
-        console.log(`${String(n).padStart(7)} run ${r + 1}: ${run.ms} ms = ${run.perSecond} memories/s, CPU ${run.cpuSeconds} s, load ${run.load[0]?.join(' ')}`);
+        console.log(`${String(n).padStart(7)} run ${r + 1}: ${run.ms} ms = ${run.perSecond} memories/s, CPU ${run.cpuSeconds} s, peak RSS ${run.peakRssMiB} MiB, load ${run.load[0]?.join(' ')}`);
       }
       const med = median(done.map((d) => d.perSecond));
       console.log(`${String(n).padStart(7)} median ${med} memories/s over ${runs} runs`);

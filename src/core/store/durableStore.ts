@@ -22,6 +22,7 @@ import { journalPath, listGenerations } from './journalTail';
 import { fsyncDir, storeIoError } from './storeFs';
 import { SnapshotKeeper } from './snapshotKeeper';
 import type { SnapshotTiming } from './snapshotKeeper';
+import { loadSqlEngine } from './sqlEngine';
 import { StoreListeners } from './storeListeners';
 import type { StoreFs } from './storeFs';
 import { RecoveryLog } from './storeRecovery';
@@ -362,7 +363,10 @@ export class DurableStore implements DurableMemoryStore {
     const settled: (() => void)[] = [];
     const labels: string[] = [];
     try {
-      if (this.replica.db.isBroken) this.replica.rebuild();
+      if (this.replica.db.isBroken) {
+        await loadSqlEngine();
+        this.replica.rebuild();
+      }
       const external = await this.checkedCatchUp();
       if (external.length) this.listeners.fire({ external: true, labels: external });
       assertSchemaNotNewer(this.replica.db, this.p.migrations);

@@ -20,9 +20,9 @@ import type { Migration } from './migrations';
 import { configureConnection } from './memoryStore';
 import { installSnapshot, readSnapshotHeader, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshotFile';
 import type { SnapshotPosition } from './snapshotFile';
-import { SqlDatabase } from './sqlDatabase';
+import { engineBroken, SqlDatabase } from './sqlDatabase';
 import { worthCompacting, worthVacuuming } from './snapshotVacuum';
-import { createEngineDatabaseSync } from './sqlEngine';
+import { createEngineDatabaseSync, engineReady } from './sqlEngine';
 import { loadBase } from './storeBase';
 import { damagedName, fsyncDir, storeIoError } from './storeFs';
 import type { StoreFs } from './storeFs';
@@ -211,12 +211,19 @@ export class Replica {
   }
 
   /**
-   * Rebuilds the database from disk (newest valid snapshot + journal) after the engine trapped.
-   * The journal is the source of truth, so nothing acknowledged is lost.
+   * Rebuilds the database from disk (newest valid snapshot + journal) in the engine instance that
+   * replaced the one that trapped (sqlEngine.ts). The journal is the source of truth, so nothing
+   * acknowledged is lost. Until the new instance has loaded (tens of ms) it fails as the trap did.
    */
   rebuild(): void {
+    if (!engineReady()) throw engineBroken();
     const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
-    const db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
+    let db: SqlDatabase;
+    try {
+      db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
+    } catch (e) {
+      throw engineBroken(e);
+    }
     configureConnection(db);
     try { this.db.close(); } catch { /* the broken engine may fail to close */ }
     this.db = db;

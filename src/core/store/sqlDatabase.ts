@@ -4,6 +4,7 @@
  * reaches users). Used by both the in-memory store and the durable store.
  */
 import { MemoryError } from '../errors';
+import { abandonEngine, currentEngineGeneration, engineGenerationOf, execScript } from './sqlEngine';
 import type { EngineDatabase } from './sqlEngine';
 import type { Row, RunResult, SqlParams, SqlValue } from './storeTypes';
 
@@ -44,8 +45,8 @@ function isEngineTrap(e: unknown): boolean {
   return e instanceof Error && e.name === 'RuntimeError';
 }
 
-function engineBroken(cause?: unknown): MemoryError {
-  return new MemoryError('E_STORE_CORRUPT', 'The SQLite engine of this window failed internally; reopen the memory store (restart the window or CLI). Nothing acknowledged was lost: the journal on disk is intact.', undefined, { cause });
+export function engineBroken(cause?: unknown): MemoryError {
+  return new MemoryError('E_STORE_CORRUPT', 'The SQLite engine of this window failed internally and was restarted; try again (a memory store with files on disk is rebuilt from them, where nothing acknowledged was lost). If it keeps failing, restart the window or CLI.', undefined, { cause });
 }
 
 function sqlError(e: unknown, sql: string): MemoryError {
@@ -68,14 +69,24 @@ export class SqlDatabase {
   private closed = false;
   /** Set after an engine trap: every later statement fails with E_STORE_CORRUPT. */
   private broken = false;
+  /** The engine instance this database lives in (sqlEngine.ts abandons an instance that trapped). */
+  private readonly generation: number | undefined;
 
-  constructor(private readonly db: EngineDatabase) {}
+  constructor(private readonly db: EngineDatabase) {
+    this.generation = engineGenerationOf(db);
+  }
 
-  /** True after an engine trap (the store rebuilds this database from disk). */
-  get isBroken(): boolean { return this.broken; }
+  /**
+   * True after a trap of this database or of any other database of the same engine instance
+   * (they share its memory): the durable store rebuilds this database from disk in a new instance.
+   */
+  get isBroken(): boolean { return this.broken || (this.generation !== undefined && this.generation !== currentEngineGeneration()); }
 
   private fail(e: unknown, sql: string): MemoryError {
-    if (isEngineTrap(e)) this.broken = true;
+    if (isEngineTrap(e)) {
+      this.broken = true;
+      abandonEngine(this.generation);
+    }
     return sqlError(e, sql);
   }
 
@@ -138,8 +149,8 @@ export class SqlDatabase {
 
   /** Executes statements without parameters (transaction control, pragmas). */
   exec(sql: string): void {
-    if (this.broken) throw engineBroken();
-    try { this.db.exec(sql); } catch (e) { throw this.fail(e, sql); }
+    if (this.isBroken) throw engineBroken();
+    try { execScript(this.db, sql); } catch (e) { throw this.fail(e, sql); }
   }
 
   hasTable(name: string): boolean {
@@ -158,6 +169,7 @@ export class SqlDatabase {
 
   /** Serialises the whole database to a SQLite file image. */
   export(): Uint8Array {
+    if (this.isBroken) throw engineBroken();
     // sql.js export() frees prepared statements; drop the cache so nothing dangles.
     this.clearCache();
     return this.db.export();
@@ -166,13 +178,18 @@ export class SqlDatabase {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.isBroken) {
+      // The abandoned instance may trap again on the way out; its memory goes with it.
+      try { this.clearCache(); this.db.close(); } catch { this.cache.clear(); }
+      return;
+    }
     this.clearCache();
     this.db.close();
   }
 
   private statement(sql: string): EngineStatement {
     if (this.closed) throw new MemoryError('E_INTERNAL', 'The store is closed.');
-    if (this.broken) throw engineBroken();
+    if (this.isBroken) throw engineBroken();
     const cached = this.cache.get(sql);
     if (cached) {
       this.cache.delete(sql);

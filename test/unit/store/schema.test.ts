@@ -111,7 +111,7 @@ describe('store schema and in-memory store', () => {
     const trap = Object.assign(new Error('memory access out of bounds'), { name: 'RuntimeError' });
     const engine = { prepare: () => { throw trap; }, exec: () => undefined, close: () => undefined };
     const db = new SqlDatabase(engine as never);
-    assert.throws(() => db.get('SELECT 1'), (e) => isMemoryError(e, 'E_STORE_CORRUPT') && /reopen/.test(e.message));
+    assert.throws(() => db.get('SELECT 1'), (e) => isMemoryError(e, 'E_STORE_CORRUPT') && /failed internally and was restarted; try again/.test(e.message));
     assert.throws(() => db.exec('BEGIN'), (e) => isMemoryError(e, 'E_STORE_CORRUPT'));
   });
 
