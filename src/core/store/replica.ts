@@ -24,6 +24,7 @@ import { engineBroken, SqlDatabase } from './sqlDatabase';
 import { worthCompacting, worthVacuuming } from './snapshotVacuum';
 import { createEngineDatabaseSync, engineReady } from './sqlEngine';
 import { loadBase } from './storeBase';
+import type { BaseState } from './storeBase';
 import { damagedName, fsyncDir, storeIoError } from './storeFs';
 import type { StoreFs } from './storeFs';
 import { RecoveryLog } from './storeRecovery';
@@ -193,13 +194,17 @@ export class Replica {
     return 'moved';
   }
 
-  /** Rebuilds this process's database from the newest snapshot (after lagging behind compaction). */
-  private reloadFromSnapshot(): void {
-    const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
-    if (!base.image || base.position.seq < this.appliedSeq) {
-      throw new MemoryError('E_STORE_CORRUPT', 'The journal this window was reading was compacted away and no newer snapshot exists; reopen the store.');
+  /**
+   * Replaces this process's database and journal position with a base read from disk. The engine
+   * failing to take the image (not loaded yet after a trap, or trapping again) is an engine failure.
+   */
+  private installBase(base: BaseState): void {
+    let db: SqlDatabase;
+    try {
+      db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
+    } catch (e) {
+      throw engineBroken(e);
     }
-    const db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
     configureConnection(db);
     this.db.close();
     this.db = db;
@@ -207,6 +212,15 @@ export class Replica {
     this.tail = new JournalTail(this.p.fs, this.dir, base.position.generation, base.position.offset);
     this.appliedSeq = base.position.seq;
     this.pendingRotate = undefined;
+  }
+
+  /** Rebuilds this process's database from the newest snapshot (after lagging behind compaction). */
+  private reloadFromSnapshot(): void {
+    const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
+    if (!base.image || base.position.seq < this.appliedSeq) {
+      throw new MemoryError('E_STORE_CORRUPT', 'The journal this window was reading was compacted away and no newer snapshot exists; reopen the store.');
+    }
+    this.installBase(base);
     this.p.logger.info(`Caught up with other windows by reloading the snapshot at record ${base.position.seq}.`);
   }
 
@@ -217,20 +231,7 @@ export class Replica {
    */
   rebuild(): void {
     if (!engineReady()) throw engineBroken();
-    const base = loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog());
-    let db: SqlDatabase;
-    try {
-      db = new SqlDatabase(createEngineDatabaseSync(base.image, 'take'));
-    } catch (e) {
-      throw engineBroken(e);
-    }
-    configureConnection(db);
-    try { this.db.close(); } catch { /* the broken engine may fail to close */ }
-    this.db = db;
-    this.tail.close();
-    this.tail = new JournalTail(this.p.fs, this.dir, base.position.generation, base.position.offset);
-    this.appliedSeq = base.position.seq;
-    this.pendingRotate = undefined;
+    this.installBase(loadBase(this.p.fs, this.dir, latestVersion(this.p.migrations), new RecoveryLog()));
     this.catchUp(false);
     this.p.logger.warn(`The SQLite engine failed; the memory store was rebuilt from disk (record ${this.appliedSeq}).`);
   }

@@ -4,7 +4,7 @@
  * reaches users). Used by both the in-memory store and the durable store.
  */
 import { MemoryError } from '../errors';
-import { abandonEngine, currentEngineGeneration, engineGenerationOf, execScript } from './sqlEngine';
+import { abandonEngine, currentEngineGeneration, engineGenerationOf, execScript, isEngineTrap } from './sqlEngine';
 import type { EngineDatabase } from './sqlEngine';
 import type { Row, RunResult, SqlParams, SqlValue } from './storeTypes';
 
@@ -38,11 +38,6 @@ function bindParams(params: SqlParams | undefined): BindValue[] | Record<string,
     out[`:${key}`] = v; out[`$${key}`] = v; out[`@${key}`] = v;
   }
   return out;
-}
-
-/** A trap inside the WASM engine (e.g. "memory access out of bounds") leaves its state unreliable. */
-function isEngineTrap(e: unknown): boolean {
-  return e instanceof Error && e.name === 'RuntimeError';
 }
 
 export function engineBroken(cause?: unknown): MemoryError {

@@ -51,6 +51,11 @@ export function loadSqlEngine(): Promise<SqlJsStatic> {
   return engine;
 }
 
+/** A trap inside the WASM engine (e.g. "memory access out of bounds"): its instance is unusable after it. */
+export function isEngineTrap(e: unknown): boolean {
+  return e instanceof Error && e.name === 'RuntimeError';
+}
+
 /** The current engine instance's number (0 for the first of the process). */
 export function currentEngineGeneration(): number {
   return generation;
@@ -142,7 +147,7 @@ function made(sql: SqlJsStatic, image: Uint8Array | undefined, ownership: ImageO
   try {
     db = image ? new sql.Database(engineImage(image, ownership)) : new sql.Database();
   } catch (e) {
-    if (e instanceof Error && e.name === 'RuntimeError') abandonEngine(instanceGeneration.get(sql));
+    if (isEngineTrap(e)) abandonEngine(instanceGeneration.get(sql));
     throw e;
   }
   madeBy.set(db, sql);
