@@ -279,7 +279,7 @@ async function syntheticSet(real: QueryEmbedder, embedder: Embedder): Promise<Ev
   };
 }
 
-async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promise<EvalSet | undefined> {
+export async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promise<EvalSet | undefined> {
   const loaded = loadLocomo();
   if ('absent' in loaded) { console.log(loaded.absent); return undefined; }
   // Memory and question vectors kept on disk across runs, and in memory for the variants.

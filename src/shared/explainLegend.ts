@@ -20,5 +20,6 @@ export const EXPLAIN_LEGEND: readonly string[] = [
   'detail — decisions, constraints and dated memories with enough detail rank a little higher;',
   'covers the question — adds parts of the question the results above did not cover;',
   'pinned — about an entity you pinned (only when it is relevant to the question);',
+  'other speaker — the question is about a person it names, and someone else wrote this memory;',
   'graph — mentions an entity the question names; common entities only — mentions only entities that appear everywhere; meaning only — similar in meaning but shares no word with the question.',
 ];

@@ -54,9 +54,9 @@ export interface RecallStage {
 }
 
 /**
- * Speaker-aware matching (speakerMatch.ts): memories written by a person the query names are
- * lifted over the other speakers' before the head passes score to its session neighbours. Off by
- * default (docs/recall-design.md, "Fifth round": it fails the fold rule on one conversation).
+ * Speaker-aware matching (speakerMatch.ts): when the query names some of the candidates' authors,
+ * the other speakers' memories in the window are lowered, after session neighbours and the rerank
+ * have done their work (docs/recall-design.md, "Sixth round").
  */
 const speakerStage: RecallStage = {
   id: 'speakers',
@@ -202,7 +202,7 @@ const pinStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  speakerStage, learnedUseStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
+  learnedUseStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, speakerStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

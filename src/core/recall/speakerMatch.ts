@@ -1,8 +1,11 @@
 /**
- * Speaker-aware matching (docs/recall-design.md, "Fifth round"): when a query names the author of
- * some candidates ("What does Melanie do to destress?"), the memories that person wrote are lifted
- * over those of the other speakers. A name said in half a conversation has almost no idf, so the
- * lexical arm cannot tell "Melanie said" from "Caroline said to Melanie"; the `who` column can.
+ * Speaker-aware matching (docs/recall-design.md, "Sixth round"): when a query names the author of
+ * some candidates ("What does Melanie do to destress?"), the memories the other speakers wrote are
+ * lowered × (1 − penalty), so the named person's own turns rank above them. A name said in half a
+ * conversation has almost no idf, so the lexical arm cannot tell "Melanie said" from "Caroline said
+ * to Melanie"; the `who` column can. The stage runs after session neighbours and the rerank (on the
+ * window), so a neighbour turn the other speaker wrote keeps the context it brought but no longer
+ * crowds out the named speaker's answer; a penalty, not a lift, keeps scores on the 0–1 scale.
  *
  * Speakers are read from the candidates only (no scan of the store): the stage applies when the
  * candidates have at least two distinct authors and the query names some but not all of them.
@@ -15,8 +18,8 @@ import type { Candidate } from './recallTypes';
 
 export interface SpeakerConfig {
   readonly enabled: boolean;
-  /** Score × (1 + boost) for a memory written by a speaker the query names. */
-  readonly boost: number;
+  /** Score × (1 − penalty) for a memory written by another speaker than the ones the query names. */
+  readonly penalty: number;
 }
 
 /** Author names that are roles, not people. */
@@ -51,18 +54,20 @@ export function namedSpeakers(query: string, authors: Iterable<string>): Set<str
 }
 
 /**
- * Lifts the candidates written by a speaker the query names; unchanged when the candidates have
- * fewer than two authors or the query names none or all of them. Re-sorted.
+ * Lowers the candidates written by a speaker the query does not name when it names another;
+ * unchanged when the candidates have fewer than two authors or the query names none or all of
+ * them. Memories without an author are left alone. Re-sorted.
  */
 export function applySpeakerMatch(cands: Candidate[], query: string, authors: ReadonlyMap<string, string>, cfg: SpeakerConfig): Candidate[] {
-  if (!cfg.enabled || cfg.boost <= 0) return cands;
+  if (!cfg.enabled || cfg.penalty <= 0) return cands;
   const distinct = new Set(authors.values());
   if (distinct.size < 2) return cands;
   const named = namedSpeakers(query, distinct);
   if (named.size === 0 || named.size === distinct.size) return cands;
+  const asked = [...named].join(' and ');
   for (const c of cands) {
     const who = authors.get(c.id);
-    if (who !== undefined && named.has(who)) applyFactor(c, 'speaker', 1 + cfg.boost, `written by ${who}, whom the query names`);
+    if (who !== undefined && !named.has(who)) applyFactor(c, 'speaker', 1 - cfg.penalty, `written by ${who}; the question is about ${asked}`);
   }
   return sortByScore(cands);
 }

@@ -18,7 +18,7 @@ import { ensureUseLiteModel } from '../models/modelFixture';
 
 const OLD = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 /** The first word of each stage line: a stage listed twice would repeat one. */
-const STAGE_PREFIX = /^(Nearby turn|Graph|Newer first|Date named|Second look|Meaning only|Common entities only|Detail|Still current|Superseded|Newer|Covers the question|Repeats|Pinned|Other ranking step):/;
+const STAGE_PREFIX = /^(Nearby turn|Graph|Newer first|Date named|Second look|Meaning only|Common entities only|Detail|Still current|Superseded|Newer|Covers the question|Repeats|Pinned|Other speaker|Other ranking step):/;
 
 describe('recall explanations a person reads (explainText.ts)', function () {
   this.timeout(120_000);

@@ -2,8 +2,9 @@ import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { recallDetailed } from '../../../src/core/recall/recallService';
+import { explainText } from '../../../src/core/recall/explainText';
 import { applySpeakerMatch, namedSpeakers } from '../../../src/core/recall/speakerMatch';
-import type { Candidate } from '../../../src/core/recall/recallTypes';
+import type { Candidate, Explain } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
 import { insertMemory, seed } from './recallDb';
@@ -24,17 +25,20 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
     assert.deepEqual([...namedSpeakers('What did Ana Lopez decide?', ['Ana Lopez', 'Ana'])].sort(), ['Ana', 'Ana Lopez']);
   });
 
-  it('lifts the named speaker\'s memories over the other speaker\'s, and only then', () => {
+  it('lowers the other speaker\'s memories below the named speaker\'s, and only then', () => {
     const authors = new Map([['a', 'Tomas'], ['b', 'Priya'], ['c', 'Priya']]);
-    const cfg = { enabled: true, boost: 0.3 };
-    const out = applySpeakerMatch([cand('a', 1), cand('b', 0.9), cand('c', 0.5)], 'What does Priya do to unwind?', authors, cfg);
-    assert.deepEqual(out.map((c) => c.id), ['b', 'a', 'c']);
-    assert.ok(out[0]?.explain.boosts.some((x) => x.stage === 'speaker' && x.factor === 1.3));
+    const cfg = { enabled: true, penalty: 0.15 };
+    const out = applySpeakerMatch([cand('a', 1), cand('b', 0.9), cand('c', 0.5), cand('d', 0.95)], 'What does Priya do to unwind?', authors, cfg);
+    assert.deepEqual(out.map((c) => c.id), ['d', 'b', 'a', 'c'], 'a memory without an author is left alone');
+    const lowered = out.find((c) => c.id === 'a');
+    assert.ok(lowered?.explain.penalties.some((x) => x.stage === 'speaker' && x.factor === 0.85 && x.note === 'written by Tomas; the question is about Priya'));
+    assert.ok(Math.abs((lowered?.score ?? 0) - 0.85) < 1e-12, 'scores stay on the 0–1 scale');
+    assert.equal(out.find((c) => c.id === 'b')?.explain.penalties.length, 0, 'the named speaker\'s memory is untouched');
     const both = applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What do Priya and Tomas share?', authors, cfg);
     assert.deepEqual(both.map((c) => c.score), [1, 0.9], 'naming every speaker lifts nobody');
     const one = applySpeakerMatch([cand('b', 0.9), cand('c', 0.5)], 'What does Priya like?', new Map([['b', 'Priya'], ['c', 'Priya']]), cfg);
     assert.deepEqual(one.map((c) => c.score), [0.9, 0.5], 'a single author distinguishes nothing');
-    assert.deepEqual(applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What does Priya do?', authors, { enabled: false, boost: 0.3 }).map((c) => c.id), ['a', 'b']);
+    assert.deepEqual(applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What does Priya do?', authors, { enabled: false, penalty: 0.15 }).map((c) => c.id), ['a', 'b']);
   });
 
   describe('in recall', () => {
@@ -56,6 +60,8 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
       assert.equal(on.items[0]?.id, 'm1');
       assert.ok(on.stages.includes('speakers') && !off.stages.includes('speakers'));
       assert.equal(off.items[0]?.id, 'c1', 'without the stage the other speaker\'s turn, holding more query words, ranks first');
+      const why = explainText(on.items.find((r) => r.id === 'c1')?.explain as Explain, { best: on.items[0]?.score ?? 1 });
+      assert.ok(why.some((l) => /^Other speaker: written by Tomas; the question is about Priya \(−15(\.0)?%\)\.$/.test(l)), why.join('\n'));
     });
   });
 });
