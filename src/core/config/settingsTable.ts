@@ -169,12 +169,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Let pinned entities shape recall: among the memories that answer the question, those about a pinned entity rank above equally relevant ones. A pin never adds an off-topic memory to an answer.",
   },
   {
-    key: 'search.facetsEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.facets.enabled',
-    description: "Prefer results that cover different aspects over near-repeats.",
+    key: 'search.facetsEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.facets.enabled',
+    description: "Prefer results that cover different aspects over near-repeats (off by default: it did not raise recall on enough real conversations, see docs/recall-design.md).",
   },
   {
-    key: 'search.temporalPriorEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.temporalPrior.enabled',
-    description: "Gently favour newer memories (bounded boost with a half-life).",
+    key: 'search.temporalPriorEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.temporalPrior.enabled',
+    description: "Gently favour newer memories (bounded boost with a half-life; off by default: it did not raise recall on real conversations, see docs/recall-design.md).",
   },
   {
     key: 'search.temporalPriorMaxBoost', type: 'number', default: 0.3, minimum: 0, maximum: 1, scope: 'window', target: 'search.temporalPrior.maxBoost',
@@ -209,8 +209,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Boost decisions, constraints and dated facts.",
   },
   {
-    key: 'search.rerankEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.rerank.enabled',
-    description: "Rerank the head of the results with the reranker chosen in agentMemory.models.rerankProvider.",
+    key: 'search.rerankEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.rerank.enabled',
+    description: "Rerank the head of the results with the reranker chosen in agentMemory.models.rerankProvider (off by default: the bundled embedding reranker lowered recall on real conversations, see docs/recall-design.md; turn it on with a cross-encoder or language-model reranker).",
   },
   {
     key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',
@@ -254,7 +254,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'models.rerankProvider', type: 'string', default: 'embedding', enum: ['none', 'embedding', 'crossEncoder', 'llm'], scope: 'window', target: 'models.rerankProvider',
-    description: "Reranker for the head of recall results.",
+    description: "Reranker for the head of recall results, used when agentMemory.search.rerankEnabled is on (it is off by default).",
     enumDescriptions: ["Keep the fused order","Blend the score with embedding cosine (fast, local)","A cross-encoder model (agentMemory.models.crossEncoderModel)","The language model (needs agentMemory.llm.provider)"],
   },
   {

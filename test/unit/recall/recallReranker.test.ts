@@ -19,7 +19,8 @@ import { RERANK_QUERY, reranked, seedRerankStore } from './rerankStore';
 const clock = new ManualClock(Date.parse('2026-06-01T00:00:00Z'));
 const dirs = { bundledModelsDir: '/nonexistent', cacheDir: '/nonexistent' };
 const emb = fakeEmbedder();
-const config = resolveSearchConfig({});
+// The rerank stage is off by default (docs/recall-design.md, "Sixth round"): these cases switch it on.
+const config = resolveSearchConfig({ rerank: { enabled: true } });
 describe('the configured reranker in recall (models.rerankProvider, rerankTopN, rerankTimeoutMs)', function () {
   this.timeout(60_000);
   let store: MemoryStore;
@@ -91,7 +92,7 @@ describe('the configured reranker in recall (models.rerankProvider, rerankTopN, 
       },
     };
     // Before: the LLM reranker under the interactive deadline never applies.
-    const inline = await run({ reranker: createLlmReranker(llm), config: resolveSearchConfig({ rerank: { timeoutMs: 50 } }) });
+    const inline = await run({ reranker: createLlmReranker(llm), config: resolveSearchConfig({ rerank: { enabled: true, timeoutMs: 50 } }) });
     assert.match(inline.notes.join('\n'), /reranker llm:scripted timed out after 50 ms/);
     const set = make({ rerankProvider: 'llm', rerankTimeoutMs: 50, rerankTopN: 5 }, llm);
     const first = await run({ rerankers: set });

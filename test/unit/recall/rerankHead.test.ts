@@ -5,7 +5,8 @@ import type { Reranker } from '../../../src/core/models/rerank';
 import { rerankHead } from '../../../src/core/recall/rerankHead';
 import { cand } from './candidateFixture';
 
-const cfg = DEFAULT_SEARCH_CONFIG.rerank;
+// The stage is off by default (docs/recall-design.md, "Sixth round"); these cases test it switched on.
+const cfg = { ...DEFAULT_SEARCH_CONFIG.rerank, enabled: true };
 const list = (): ReturnType<typeof cand>[] => [cand('a', 0.9), cand('b', 0.8), cand('c', 0.7)];
 
 describe('recall rerank of the head', () => {

@@ -63,14 +63,14 @@ describe('recall facet coverage', () => {
     const b = cand('b', 0.78, { content: 'postgres database tuning for the api' });
     const c = cand('c', 0.74, { content: 'redis cache in front' });
     // Facets postgres, redis. Pick a (0.80 + 0.08). Then b: 0.78 − 0.02 = 0.76; c: 0.74 + 0.08 = 0.82 → c.
-    const out = shapeByFacetCoverage([a, b, c], ['postgres', 'redis'], 10, cfg.facets);
+    const out = shapeByFacetCoverage([a, b, c], ['postgres', 'redis'], 10, { ...cfg.facets, enabled: true });
     assert.deepEqual(out.map((x) => x.id), ['a', 'c', 'b']);
     close(out[1]!.score, 0.82);
   });
 
   it('does nothing for a single-facet query or when switched off', () => {
     const list = [cand('a', 0.5), cand('b', 0.6)];
-    assert.deepEqual(shapeByFacetCoverage(list, ['x'], 10, cfg.facets).map((x) => x.id), ['a', 'b']);
+    assert.deepEqual(shapeByFacetCoverage(list, ['x'], 10, { ...cfg.facets, enabled: true }).map((x) => x.id), ['a', 'b']);
     assert.deepEqual(shapeByFacetCoverage(list, ['x', 'y'], 10, { ...cfg.facets, enabled: false }).map((x) => x.id), ['a', 'b']);
   });
 });
@@ -84,7 +84,7 @@ describe('recall temporal freshness prior', () => {
   it('boosts by 1 + 0.2·0.5^(age/14), bounded', () => {
     const fresh = cand('new', 0.5, { createdAt: daysAgo(0) });
     const old = cand('old', 0.55, { createdAt: daysAgo(14) });
-    const out = applyTemporalPrior([old, fresh], 'current db', NOW, false, { ...cfg.temporalPrior, maxBoost: 0.2 });
+    const out = applyTemporalPrior([old, fresh], 'current db', NOW, false, { ...cfg.temporalPrior, enabled: true, maxBoost: 0.2 });
     close(fresh.score, 0.5 * 1.2);
     close(old.score, 0.55 * 1.1);
     assert.deepEqual(out.map((c) => c.id), ['old', 'new']); // 0.605 vs 0.6: bounded, no overturn of a 10% gap
@@ -93,7 +93,7 @@ describe('recall temporal freshness prior', () => {
   it('counts age from the newest candidate, so the latest of an old series still wins', () => {
     const newest = cand('v10', 0.5, { createdAt: daysAgo(200) });
     const older = cand('v9', 0.55, { createdAt: daysAgo(300) });
-    const out = applyTemporalPrior([older, newest], 'what was the latest release', NOW, false, { ...cfg.temporalPrior, maxBoost: 0.2 });
+    const out = applyTemporalPrior([older, newest], 'what was the latest release', NOW, false, { ...cfg.temporalPrior, enabled: true, maxBoost: 0.2 });
     close(newest.score, 0.5 * 1.2);
     close(older.score, 0.55 * (1 + 0.2 * Math.pow(0.5, 100 / 14)));
     assert.deepEqual(out.map((c) => c.id), ['v10', 'v9']);

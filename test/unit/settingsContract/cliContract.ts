@@ -71,8 +71,9 @@ describe('settings contract: through the CLI', () => {
 
   settingContract('models.rerankProvider', "'none' skips the head reranker, so recall scores change", async () => {
     await seed('We chose PostgreSQL for the billing database.', 'The billing service sends invoices on Mondays.', 'Billing runs on Kubernetes.');
-    const on = await command(recallFake, ['--store', store, '--json', 'which database does billing use']);
-    const off = await command(recallFake, ['--store', store, '--set', 'models.rerankProvider=none', '--json', 'which database does billing use']);
+    // The rerank stage is off by default (docs/recall-design.md, "Sixth round"); the provider acts when it is on.
+    const on = await command(recallFake, ['--store', store, '--set', 'search.rerankEnabled=true', '--json', 'which database does billing use']);
+    const off = await command(recallFake, ['--store', store, '--set', 'search.rerankEnabled=true', '--set', 'models.rerankProvider=none', '--json', 'which database does billing use']);
     assert.equal(on.code, 0, on.err);
     assert.notEqual(off.out, on.out);
   });

@@ -31,7 +31,8 @@ describe('settings contract: rerankers, pins and session neighbours', function (
   const sets: RerankerSet[] = [];
   /** The reranker set and search config the settings `values` give, as the engine builds them. */
   const configured = (values: Readonly<Record<string, unknown>>): Pick<RecallDeps, 'config' | 'rerankers'> & { rerankers: RerankerSet } => {
-    const s = readMemorySettings((k) => values[k]);
+    // The rerank stage is off by default (docs/recall-design.md, "Sixth round"); the model settings act when it is on.
+    const s = readMemorySettings((k) => ({ 'search.rerankEnabled': true, ...values })[k]);
     const rerankers = createRecallReranker(s.models, { dirs });
     sets.push(rerankers);
     return { config: recallSearchConfig(s), rerankers };

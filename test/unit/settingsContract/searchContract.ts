@@ -22,17 +22,17 @@ const CASES: readonly SearchCase[] = [
   { key: 'search.graphBoostEnabled', value: true },
   { key: 'search.graphBoostWeight', value: 1, base: { 'search.graphBoostEnabled': true } },
   { key: 'search.traversalEnabled', value: true },
-  { key: 'search.facetsEnabled', value: false },
-  { key: 'search.temporalPriorEnabled', value: false },
-  { key: 'search.temporalPriorMaxBoost', value: 1 },
-  { key: 'search.temporalPriorHalfLifeDays', value: 1 },
+  { key: 'search.facetsEnabled', value: true },
+  { key: 'search.temporalPriorEnabled', value: true },
+  { key: 'search.temporalPriorMaxBoost', value: 1, base: { 'search.temporalPriorEnabled': true } },
+  { key: 'search.temporalPriorHalfLifeDays', value: 1, base: { 'search.temporalPriorEnabled': true } },
   { key: 'search.recencyEnabled', value: true },
   { key: 'search.recencyHalfLifeDays', value: 1, base: { 'search.recencyEnabled': true } },
   { key: 'search.currentnessEnabled', value: false },
   { key: 'search.gravityDampeningEnabled', value: true },
   { key: 'search.hubDampeningEnabled', value: true },
   { key: 'search.resolutionBoostEnabled', value: false },
-  { key: 'search.rerankEnabled', value: false },
+  { key: 'search.rerankEnabled', value: true },
 ];
 
 describe('settings contract: search', () => {
