@@ -155,7 +155,11 @@ describe('agent-memory mcp (SDK client over stdio, dist/cli.js)', function () {
       assert.ok(remembered.redacted.length > 0);
       assert.equal(remembered.processed, true);
       assert.ok(remembered.entities.some((e) => e.name === 'PostgreSQL'), JSON.stringify(remembered.entities));
-      assert.deepEqual(progress, [1, 2]);
+      // The server sends 1 ("stored") and 2 ("done") before its result. The SDK's client runs
+      // notification handlers a microtask after reading them but settles a response at once, so
+      // when the last notification and the result arrive in one read, the 2 is dropped on the
+      // client's side (seen under load): the 1 must arrive, and nothing but 2 after it.
+      assert.ok(progress[0] === 1 && progress.slice(1).every((p) => p === 2) && progress.length <= 2, JSON.stringify(progress));
 
       const recall = await call(c, 'memory_recall', { query: 'which database does the team server use', limit: 3 });
       const hit = (recall.structuredContent as { results: { id: string; createdAt: string; currentness: { status: string }; why: string }[] }).results[0];
