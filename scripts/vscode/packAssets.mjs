@@ -66,17 +66,25 @@ export async function packAssets(root, target) {
   const napi = `node_modules/onnxruntime-node/bin/napi-v6/${os}/${arch}`;
   const napiDir = join(root, napi);
   if (!existsSync(napiDir)) throw new Error(`${napi} is missing: onnxruntime-node ships no binary for ${target}.`);
-  for (const name of readdirSync(napiDir)) {
+  // Identical libraries under two names (onnxruntime-node's darwin-arm64 ships
+  // libonnxruntime.1.30.0.dylib and libonnxruntime.1.dylib, 44.6 MB each) share one packed copy.
+  const packedByHash = new Map();
+  for (const name of readdirSync(napiDir).sort()) {
     const file = join(napiDir, name);
     const size = statSync(file).size;
     if (name.endsWith('.node') || size < PACK_MIN_BYTES) continue;
     const bytes = readFileSync(file);
     const hash = sha256(bytes);
-    const packedName = `${name}.br`;
-    const dest = join(root, PACKED_DIR, packedName);
-    rmSync(dest, { force: true });
-    writeFileSync(dest, readFileSync(await brotliCached(root, file, hash)));
-    files.push({ path: `${napi}/${name}`, packed: `${PACKED_DIR.replaceAll('\\', '/')}/${packedName}`, encoding: 'brotli', bytes: size, sha256: hash });
+    let packed = packedByHash.get(hash);
+    if (!packed) {
+      const packedName = `${name}.br`;
+      const dest = join(root, PACKED_DIR, packedName);
+      rmSync(dest, { force: true });
+      writeFileSync(dest, readFileSync(await brotliCached(root, file, hash)));
+      packed = `${PACKED_DIR.replaceAll('\\', '/')}/${packedName}`;
+      packedByHash.set(hash, packed);
+    }
+    files.push({ path: `${napi}/${name}`, packed, encoding: 'brotli', bytes: size, sha256: hash });
   }
   writeFileSync(join(root, PACKED_MANIFEST), `${JSON.stringify({ version: 1, files }, null, 2)}\n`);
   return files.map((f) => f.path);

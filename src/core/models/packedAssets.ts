@@ -9,12 +9,13 @@
  * host's thread) and streams: bounded memory, asynchronous reads and writes. Each file is written
  * to a private temp name, checked against its size and SHA-256, then renamed into place, so a
  * crash or a concurrent unpack (another window, the CLI) never leaves a half file under the real
- * name; the packed copy is then deleted (the folder keeps one copy of each file). A file already
+ * name; the packed copy is deleted once every file it serves is in place (the folder keeps one
+ * copy of each file; identical files share one packed copy). A file already
  * in place is left alone: in a source checkout every target exists and nothing happens.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
@@ -152,7 +153,23 @@ async function decodeBrotliFile(src: string, tmp: string): Promise<[number, stri
   return [tap.bytes, tap.hash.digest('hex')];
 }
 
-async function unpackOne(root: string, f: PackedFile): Promise<boolean> {
+/**
+ * A hard link at `tmp` to `twin`, an identical file already unpacked (same size and SHA-256 in
+ * the manifest): one copy on disk for two names. False where links are not possible (another
+ * file system, FAT), and the file is then decoded as usual.
+ */
+async function linkTwin(twin: string | undefined, tmp: string, f: PackedFile): Promise<[number, string] | undefined> {
+  if (!twin) return undefined;
+  try {
+    await link(twin, tmp);
+    return [(await stat(tmp)).size, f.sha256];
+  } catch {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    return undefined;
+  }
+}
+
+async function unpackOne(root: string, f: PackedFile, twin?: string): Promise<boolean> {
   const target = inside(root, f.path);
   if (existsSync(target)) return false;
   const packed = inside(root, f.packed);
@@ -162,7 +179,7 @@ async function unpackOne(root: string, f: PackedFile): Promise<boolean> {
     // The target's folder may hold nothing else (models/use-lite/onnx), so the VSIX has no such folder.
     await mkdir(dirname(target), { recursive: true });
     try {
-      result = f.encoding === 'brotli' ? await decodeBrotliFile(packed, tmp) : await decodePlanesFile(packed, tmp);
+      result = await linkTwin(twin, tmp, f) ?? (f.encoding === 'brotli' ? await decodeBrotliFile(packed, tmp) : await decodePlanesFile(packed, tmp));
     } catch (e) {
       // Another process may have unpacked it and deleted the packed copy meanwhile.
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(target)) return false;
@@ -178,7 +195,6 @@ async function unpackOne(root: string, f: PackedFile): Promise<boolean> {
       // Windows cannot replace a library another process has loaded: one already in place is the same file.
       if (!((await stat(target).catch(() => undefined))?.size === f.bytes)) throw e;
     }
-    await rm(packed, { force: true }).catch(() => undefined);
     return true;
   } catch (e) {
     if (e instanceof MemoryError) throw e;
@@ -199,7 +215,19 @@ export async function unpackAssets(manifestPath: string): Promise<string[]> {
   if (!manifest) return [];
   const root = rootOf(manifestPath);
   const done: string[] = [];
-  for (const f of manifest.files) if (await unpackOne(root, f)) done.push(f.path);
+  // Identical files (same SHA-256 and size): the second is a hard link to the first once it is in place.
+  const inPlace = new Map<string, string>();
+  for (const f of manifest.files) {
+    const key = `${f.sha256}:${f.bytes}`;
+    if (await unpackOne(root, f, inPlace.get(key))) done.push(f.path);
+    const target = inside(root, f.path);
+    if (!inPlace.has(key) && done.includes(f.path)) inPlace.set(key, target);
+  }
+  // A packed copy can serve several files (identical libraries under two names, as on macOS): it
+  // is deleted once every file it serves is in place, so the folder keeps one copy of each.
+  for (const packed of new Set(manifest.files.map((f) => f.packed))) {
+    if (manifest.files.every((f) => f.packed !== packed || existsSync(inside(root, f.path)))) await rm(inside(root, packed), { force: true }).catch(() => undefined);
+  }
   return done;
 }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -65,6 +65,22 @@ describe('packed VSIX files (packedAssets)', () => {
     assert.equal(existsSync(join(root, 'dist', 'packed', 'model.onnx.planes4')), false);
     assert.equal(existsSync(join(root, 'dist', 'packed', 'lib.so.br')), false);
     assert.deepEqual(await unpackAssets(manifest), []);
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  it('identical files sharing one packed copy (macOS ships the runtime under two names) are both unpacked, the second as a hard link, and the copy goes only then', async () => {
+    const model = floats(10_001);
+    const lib = randomBytes(120_000);
+    const files = makeExtension(root, model, lib);
+    const twin: PackedFile = { ...(files[1] as PackedFile), path: 'node_modules/rt/bin/lib.1.so' };
+    const manifest = join(root, 'dist', 'packed.json');
+    writeFileSync(manifest, JSON.stringify({ version: 1, files: [...files, twin] }));
+    // Deleting the copy after the first file it serves (as before) fails the second: "packed copy … is missing".
+    assert.deepEqual(await unpackAssets(manifest), ['models/m/onnx/model.onnx', 'node_modules/rt/bin/lib.so', 'node_modules/rt/bin/lib.1.so']);
+    assert.deepEqual(readFileSync(join(root, 'node_modules', 'rt', 'bin', 'lib.so')), lib);
+    assert.deepEqual(readFileSync(join(root, 'node_modules', 'rt', 'bin', 'lib.1.so')), lib);
+    assert.equal(statSync(join(root, 'node_modules', 'rt', 'bin', 'lib.1.so')).ino, statSync(join(root, 'node_modules', 'rt', 'bin', 'lib.so')).ino, 'one copy on disk: the twin is a hard link');
+    assert.equal(existsSync(join(root, 'dist', 'packed', 'lib.so.br')), false);
     assert.deepEqual(leftovers(root), []);
   });
 
