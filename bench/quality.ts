@@ -405,6 +405,15 @@ function flips(row: string, verdict: Verdict): boolean {
   return (row.startsWith('no ') && verdict === 'off') || (row.startsWith('with ') && verdict === 'on');
 }
 
+/** One variant that applies every toggle row of `rows` together (their settings and search patches merged). */
+function combineRows(name: string, rows: readonly string[], all: readonly Variant[]): Variant {
+  const parts = rows.map((row) => all.find((x) => x.name === row) as Variant);
+  const combined: Variant = { name, settings: Object.assign({}, ...parts.map((x) => x.settings ?? {})) as SettingOverrides };
+  const search = parts.reduce<SearchConfigInput | undefined>((acc, x) => mergeSearch(acc, x.search), undefined);
+  if (search) combined.search = search;
+  return combined;
+}
+
 /**
  * The fold rule on all parts (what the defaults must pass), and its cross-validated figure: for
  * each held-out conversation the rule is applied to the other four, the toggles it flips are
@@ -428,13 +437,7 @@ async function stageChoice(set: EvalSet, results: Record<string, SetRun>, all: r
     let scores: QuestionScore[];
     if (chosen.length === 0) scores = full.scores[held] as QuestionScore[];
     else if (chosen.length === 1) scores = (results[chosen[0] as string] as SetRun).scores[held] as QuestionScore[];
-    else {
-      const parts2 = chosen.map((row) => all.find((x) => x.name === row) as Variant);
-      const combined: Variant = { name: `fold ${held}`, settings: Object.assign({}, ...parts2.map((x) => x.settings ?? {})) as SettingOverrides };
-      const search = parts2.reduce<SearchConfigInput | undefined>((acc, x) => mergeSearch(acc, x.search), undefined);
-      if (search) combined.search = search;
-      scores = (await runSet(set, combined, [held])).scores[held] as QuestionScore[];
-    }
+    else scores = (await runSet(set, combineRows(`fold ${held}`, chosen, all), [held])).scores[held] as QuestionScore[];
     folds[held] = { flips: chosen, heldOut: aggregate(scores).overall, tuned: full.byPart[held] as AggregateScore };
     heldScores.push(...scores);
   }
@@ -502,6 +505,20 @@ async function main(): Promise<void> {
         variants: Object.fromEntries(Object.entries(results).map(([k, x]) => [k, { ...x.overall, byPart: x.byPart }])),
         ablation: ablation(results),
       };
+    }
+    // The rule's flips are judged one at a time; applied together they can interact (the sixth round
+    // found all four flips together worse than none, docs/recall-design.md): measure the combination
+    // on every set, so the defaults the rule asks for are seen as a whole.
+    const flipped = sets.flatMap((x) => Object.entries((out[x.name] as { stageChoice?: { rule: StageChoice['rule'] } }).stageChoice?.rule ?? {}).filter(([, r]) => r.flip).map(([row]) => row));
+    if (flipped.length > 0) {
+      const together = combineRows('rule flips together', [...new Set(flipped)], variants());
+      console.log(`\nthe rule's flips applied together: ${[...new Set(flipped)].join(', ')}`);
+      for (const set of sets) {
+        const run = await runSet(set, together);
+        const full = (out[set.name] as { variants: Record<string, AggregateReport> }).variants.full;
+        console.log(`${set.name} rule flips together  ${fmt(run.overall)}${full ? `   (full ${fmtScore(full.overall)})` : ''}`);
+        (out[set.name] as Record<string, unknown>).ruleFlipsTogether = { rows: [...new Set(flipped)], ...run.overall, byPart: run.byPart };
+      }
     }
     // Side by side: R@5 R@10 MRR per set, then per category.
     const names = variants().map((x) => x.name).filter((n) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(n));
