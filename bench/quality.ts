@@ -108,12 +108,11 @@ const v = (name: string, settings: SettingOverrides = {}, search?: SearchConfigI
 const STAGE_SETTINGS = [
   'search.graphBoostEnabled', 'search.traversalEnabled', 'search.facetsEnabled', 'search.temporalPriorEnabled', 'search.recencyEnabled',
   'search.currentnessEnabled', 'search.gravityDampeningEnabled', 'search.hubDampeningEnabled', 'search.resolutionBoostEnabled',
-  'search.rerankEnabled', 'search.sessionNeighboursEnabled',
+  'search.rerankEnabled', 'search.sessionNeighboursEnabled', 'search.speakersEnabled',
 ];
 /** Arms and fusion only: every stage setting off (and the stages without a setting). */
 const BARE: SettingOverrides = Object.fromEntries(STAGE_SETTINGS.map((k) => [k, false]));
-// The stage added in the fifth round is off too; the date window stays as in earlier rounds' bare rows.
-const BARE_SEARCH: SearchConfigInput = { speakers: { enabled: false } };
+// The date window (no setting) stays on, as in earlier rounds' bare rows.
 
 /** A setting switch: "no X" when X is on by default, "with X" when it is off (so each row toggles one default). */
 function toggleSetting(label: string, key: string): Variant {
@@ -167,9 +166,9 @@ function variants(): Variant[] {
     toggleSetting('resolution', 'search.resolutionBoostEnabled'),
     toggleSetting('rerank', 'search.rerankEnabled'),
     toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
-    toggleSearch('speaker match', d.speakers.enabled, (x) => ({ speakers: { enabled: x } })),
-    v('bare fusion', BARE, BARE_SEARCH),
-    v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }, BARE_SEARCH),
+    toggleSetting('speaker match', 'search.speakersEnabled'),
+    v('bare fusion', BARE),
+    v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }),
     ...EXTRA_VARIANTS,
   ];
 }

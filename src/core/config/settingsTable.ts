@@ -213,6 +213,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Rerank the head of the results with the reranker chosen in agentMemory.models.rerankProvider (off by default: the bundled embedding reranker lowered recall on real conversations, see docs/recall-design.md; turn it on with a cross-encoder or language-model reranker).",
   },
   {
+    key: 'search.speakersEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.speakers.enabled',
+    description: "When a question names a person who wrote some of the memories (\"what did Priya decide?\"), rank the memories other people wrote a little lower, so that person's own words come first.",
+  },
+  {
     key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',
     description: "Bring in the memories captured right before and after a top result in the same session (a question's answer often sits in the next turn).",
   },

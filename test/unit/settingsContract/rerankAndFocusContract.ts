@@ -90,6 +90,17 @@ describe('settings contract: rerankers, pins and session neighbours', function (
     assert.ok(on.includes('s2') && !off.includes('s2'), `the next turn joins only with neighbours on (on: ${on.join(' ')}; off: ${off.join(' ')})`);
   });
 
+  settingContract('search.speakersEnabled', 'a question naming a speaker puts that speaker\'s own words above the other speaker\'s', async () => {
+    await store.write('speakers', (w) => {
+      const rows = [['p1', 'Tomas', 'Tomas: Priya, your woodworking course sounds great, I want to try woodworking too.'], ['p2', 'Priya', 'Priya: I signed up for a woodworking course, it helps me unwind.']];
+      for (const [id, who, content] of rows) w.run('INSERT INTO memories (id, content, type, who, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [id, content, 'fact', who, '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z']);
+    });
+    const ask = (values: Readonly<Record<string, unknown>>) => recallDetailed(store, { query: 'What woodworking class did Priya take?', limit: 20 },
+      { clock, track: false, config: recallSearchConfig(readMemorySettings((k) => values[k])) }).then((o) => o.items.map((r) => r.id).filter((id) => id === 'p1' || id === 'p2'));
+    assert.deepEqual(await ask({ 'search.speakersEnabled': false }), ['p1', 'p2'], 'without the stage the other speaker\'s turn, holding more of the words, ranks first');
+    assert.deepEqual(await ask({}), ['p2', 'p1']);
+  });
+
   // A pin lifts only memories relevant to the question (recall/pinPriority.ts): ask about the pinned entity.
   const ABOUT_GRAFANA = { query: 'where do the dashboards live?' };
   settingContract('search.pinsFocal', 'a pinned entity changes what a question about it returns; off, the pin changes nothing', async () => {
