@@ -278,7 +278,7 @@ async function syntheticSet(real: QueryEmbedder, embedder: Embedder): Promise<Ev
   };
 }
 
-export async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promise<EvalSet | undefined> {
+async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promise<EvalSet | undefined> {
   const loaded = loadLocomo();
   if ('absent' in loaded) { console.log(loaded.absent); return undefined; }
   // Memory and question vectors kept on disk across runs, and in memory for the variants.
@@ -508,15 +508,15 @@ async function main(): Promise<void> {
     // The rule's flips are judged one at a time; applied together they can interact (the sixth round
     // found all four flips together worse than none, docs/recall-design.md): measure the combination
     // on every set, so the defaults the rule asks for are seen as a whole.
-    const flipped = sets.flatMap((x) => Object.entries((out[x.name] as { stageChoice?: { rule: StageChoice['rule'] } }).stageChoice?.rule ?? {}).filter(([, r]) => r.flip).map(([row]) => row));
+    const flipped = [...new Set(sets.flatMap((x) => Object.entries((out[x.name] as { stageChoice?: { rule: StageChoice['rule'] } }).stageChoice?.rule ?? {}).filter(([, r]) => r.flip).map(([row]) => row)))];
     if (flipped.length > 0) {
-      const together = combineRows('rule flips together', [...new Set(flipped)], variants());
-      console.log(`\nthe rule's flips applied together: ${[...new Set(flipped)].join(', ')}`);
+      const together = combineRows('rule flips together', flipped, variants());
+      console.log(`\nthe rule's flips applied together: ${flipped.join(', ')}`);
       for (const set of sets) {
         const run = await runSet(set, together);
         const full = (out[set.name] as { variants: Record<string, AggregateReport> }).variants.full;
         console.log(`${set.name} rule flips together  ${fmt(run.overall)}${full ? `   (full ${fmtScore(full.overall)})` : ''}`);
-        (out[set.name] as Record<string, unknown>).ruleFlipsTogether = { rows: [...new Set(flipped)], ...run.overall, byPart: run.byPart };
+        (out[set.name] as Record<string, unknown>).ruleFlipsTogether = { rows: flipped, ...run.overall, byPart: run.byPart };
       }
     }
     // Side by side: R@5 R@10 MRR per set, then per category.

@@ -219,9 +219,9 @@ export async function unpackAssets(manifestPath: string): Promise<string[]> {
   const inPlace = new Map<string, string>();
   for (const f of manifest.files) {
     const key = `${f.sha256}:${f.bytes}`;
-    if (await unpackOne(root, f, inPlace.get(key))) done.push(f.path);
-    const target = inside(root, f.path);
-    if (!inPlace.has(key) && done.includes(f.path)) inPlace.set(key, target);
+    if (!(await unpackOne(root, f, inPlace.get(key)))) continue;
+    done.push(f.path);
+    if (!inPlace.has(key)) inPlace.set(key, inside(root, f.path));
   }
   // A packed copy can serve several files (identical libraries under two names, as on macOS): it
   // is deleted once every file it serves is in place, so the folder keeps one copy of each.
