@@ -28,6 +28,8 @@
  *
  *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only] [--out file.json]
  * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
+ * `--combinations` also scores every combination of the contested switches on the real set and
+ * cross-validates the choice among them (bench/stageCombinations.ts; 64 more runs of the set).
  *
  * Memory vectors are stored as the store stores them (STORED_VECTOR_ENCODING, int8) unless
  * --vector-encoding float32 asks for the old layout, to measure what the compact layout costs.
@@ -64,6 +66,8 @@ import type { SettingOverrides } from './benchEngine';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
 import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import { chooseCombination, subsets } from './stageCombinations';
+import type { CombinationChoice, CombinationScores } from './stageCombinations';
 
 const QUICK = process.argv.includes('--quick');
 const NO_SWEEP = process.argv.includes('--no-sweep');
@@ -77,6 +81,8 @@ const OUT_FILE = ((): string | undefined => { const i = process.argv.indexOf('--
  * measure beside the standard rows (a constant sweep on the same stores, without editing the bench).
  */
 const EXTRA_VARIANTS: Variant[] = process.env.AGENT_MEMORY_QUALITY_EXTRA ? JSON.parse(process.env.AGENT_MEMORY_QUALITY_EXTRA) as Variant[] : [];
+/** `--combinations`: also score every combination of COMBINATION_LABELS' toggles and cross-validate the choice (stageCombinations.ts). */
+const COMBINATIONS = process.argv.includes('--combinations');
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -443,6 +449,36 @@ async function stageChoice(set: EvalSet, results: Record<string, SetRun>, all: r
   return { rule, folds, cv: aggregate(heldScores), tuned: full.overall };
 }
 
+/**
+ * The switches whose fold-rule verdicts sat at the margin in the sixth round (docs/recall-design.md):
+ * their every combination is scored with `--combinations` (2^6 runs of a set).
+ */
+const COMBINATION_LABELS = ['currentness', 'cosine normalisation', 'rerank', 'facet coverage', 'temporal prior', 'graph boost'];
+
+/** Every combination of COMBINATION_LABELS' toggle rows on `set`, and the leave-one-part-out choice among them. */
+async function combinationChoice(set: EvalSet, all: readonly Variant[]): Promise<CombinationChoice> {
+  const rows = COMBINATION_LABELS.map((label) => rowsOf(label).find((n) => all.some((x) => x.name === n)) as string);
+  const scored = new Map<string, CombinationScores>();
+  for (const flipped of subsets(rows)) {
+    const name = flipped.length ? flipped.join(' + ') : 'defaults';
+    const run = await runSet(set, combineRows(name, flipped, all));
+    scored.set(name, run.scores);
+  }
+  return chooseCombination(scored, 'defaults');
+}
+
+function printCombinationChoice(name: string, c: CombinationChoice): void {
+  console.log(`\n${name} combinations of ${COMBINATION_LABELS.join(', ')} (${c.ranking.length}); best by R@10 over all conversations:`);
+  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  for (const r of c.ranking.slice(0, 5)) console.log(`  ${r.recallAt10.toFixed(3)}  (${signed(r.vsDefaults.mean)}, 95 % ${signed(r.vsDefaults.low)} … ${signed(r.vsDefaults.high)})  ${r.name}`);
+  const worst = c.ranking[c.ranking.length - 1];
+  if (worst) console.log(`  worst: ${worst.recallAt10.toFixed(3)}  (${signed(worst.vsDefaults.mean)}, 95 % ${signed(worst.vsDefaults.low)} … ${signed(worst.vsDefaults.high)})  ${worst.name}`);
+  const at = c.ranking.findIndex((r) => r.name === 'defaults');
+  console.log(`  the defaults: R@10 ${c.defaults.recallAt10.toFixed(3)}, rank ${at + 1} of ${c.ranking.length}`);
+  for (const [p, f] of Object.entries(c.folds)) console.log(`  held out ${p.padEnd(8)} chosen [${f.chosen}]  held-out ${fmtScore(f.heldOut)}  defaults ${fmtScore(f.defaults)}`);
+  console.log(`${name} combination choice cross-validated R@5 R@10 MRR ${fmtScore(c.crossValidated)}   defaults ${fmtScore(c.defaults)}`);
+}
+
 function printStageChoice(name: string, c: StageChoice): void {
   const parts = Object.keys(c.folds);
   const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
@@ -496,8 +532,11 @@ async function main(): Promise<void> {
       }
       const choice = set.parts.length > 1 && results.full ? await stageChoice(set, results, variants()) : undefined;
       if (choice) printStageChoice(set.name, choice);
+      const combos = COMBINATIONS && set.parts.length > 1 ? await combinationChoice(set, variants()) : undefined;
+      if (combos) printCombinationChoice(set.name, combos);
       out[set.name] = {
         ...(choice ? { stageChoice: { rule: choice.rule, folds: choice.folds, crossValidated: choice.cv, tuned: choice.tuned.overall } } : {}),
+        ...(combos ? { combinationChoice: { labels: COMBINATION_LABELS, ...combos } } : {}),
         questions: set.parts.reduce((n, p) => n + p.questions.length, 0), parts: set.parts.map((p) => p.id),
         alphaSweep: Object.fromEntries(Object.entries(sweep).map(([k, x]) => [k, x.overall.overall])),
         ...(loo ? { alphaLeaveOneOut: loo } : {}),
