@@ -114,7 +114,7 @@ const v = (name: string, settings: SettingOverrides = {}, search?: SearchConfigI
 const STAGE_SETTINGS = [
   'search.graphBoostEnabled', 'search.traversalEnabled', 'search.facetsEnabled', 'search.temporalPriorEnabled', 'search.recencyEnabled',
   'search.currentnessEnabled', 'search.gravityDampeningEnabled', 'search.hubDampeningEnabled', 'search.resolutionBoostEnabled',
-  'search.rerankEnabled', 'search.sessionNeighboursEnabled', 'search.speakersEnabled',
+  'search.rerankEnabled', 'search.sessionNeighboursEnabled', 'search.speakersEnabled', 'search.learnedOrderEnabled',
 ];
 /** Arms and fusion only: every stage setting off (and the stages without a setting). */
 const BARE: SettingOverrides = Object.fromEntries(STAGE_SETTINGS.map((k) => [k, false]));
@@ -140,6 +140,7 @@ export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
   sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
   window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
   speakers: ['speaker match'],
+  learnedOrder: ['learned order'],
   // Learned use reads ended sessions' evidence, and the quality bench runs none: bench/feedbackReplay.ts
   // (--learned) replays sessions and is its measure (docs/feedback.md).
   learnedUse: [],
@@ -173,6 +174,7 @@ function variants(): Variant[] {
     toggleSetting('rerank', 'search.rerankEnabled'),
     toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
     toggleSetting('speaker match', 'search.speakersEnabled'),
+    toggleSetting('learned order', 'search.learnedOrderEnabled'),
     v('bare fusion', BARE),
     v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }),
     ...EXTRA_VARIANTS,

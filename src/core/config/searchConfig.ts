@@ -1,3 +1,5 @@
+import type { LearnedOrderConfig, LearnedOrderWeights } from '../recall/learnedOrder';
+import { LEARNED_ORDER_WEIGHTS } from '../recall/learnedOrderWeights';
 import type { LearnedUseConfig } from '../recall/learnedUse';
 /**
  * Typed configuration of recall. Every stage has its constants here (each stage and the origin
@@ -38,8 +40,8 @@ export interface LexicalConfig {
   readonly commonTermMinDocs: number;
   /**
    * Weigh hit terms by their idf in the store (lexicalArm.ts termWeights) instead of counting them.
-   * Off by default: on the real conversations it lowered recall@10 by 0.005 (bare fusion 0.656 →
-   * 0.651, bench/quality.ts); bm25 in the blend already discounts common terms.
+   * On by default since the learned order (docs/recall-design.md, "Seventh round": R@10 0.794 →
+   * 0.798 with it); before, it lowered bare fusion's recall@10 by 0.005 (0.656 → 0.651).
    */
   readonly idfHits: boolean;
   /**
@@ -299,6 +301,12 @@ export interface SearchConfig {
   readonly neighbours: SessionNeighbourConfig;
   readonly feedback: FeedbackConfig;
   readonly speakers: SpeakerMatchConfig;
+  /**
+   * Learned order (recall/learnedOrder.ts): the window reordered by a linear model over the arms'
+   * ranks and the memory's form, its weights learned by bench/trainOrder.ts (docs/recall-design.md,
+   * "Seventh round").
+   */
+  readonly learnedOrder: LearnedOrderConfig;
   /** Learned use (recall/learnedUse.ts): the feedback loop's evidence in recall. Off by default (docs/feedback.md). */
   readonly learnedUse: LearnedUseConfig;
   /** Pin priority (recall/pinPriority.ts). */
@@ -312,7 +320,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   topK: 20,
   limit: 10,
   overFetch: 1,
-  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: false, questionWords: false },
+  lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: true, questionWords: false },
   vector: { enabled: true, normalise: true },
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
@@ -335,9 +343,12 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Weight and span chosen on the real dev conversations (docs/recall-design.md, "Session neighbours").
   neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
   feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
-  // On: as a penalty after the rerank it raised R@10 on all five development conversations
-  // (docs/recall-design.md, "Sixth round").
-  speakers: { enabled: true, penalty: 0.15 },
+  // Off since the learned order, which weighs who wrote a memory itself: with it the stage lowered
+  // two development conversations (docs/recall-design.md, "Seventh round").
+  speakers: { enabled: false, penalty: 0.15 },
+  // On: learned on the development conversations, it raised R@10 on each of them held out
+  // (docs/recall-design.md, "Seventh round"); bench/trainOrder.ts writes the weights.
+  learnedOrder: { enabled: true, weights: LEARNED_ORDER_WEIGHTS },
   // Off: the replayed development conversations did not gain from it (docs/feedback.md).
   learnedUse: { enabled: false, boost: 0.2, minShown: 1 },
   // A pin reorders relevant results only (docs/recall-design.md, "Pins").
@@ -358,6 +369,13 @@ function int(v: unknown, def: number, min: number, max: number): number {
 }
 function bool(v: unknown, def: boolean): boolean {
   return typeof v === 'boolean' ? v : def;
+}
+
+/** Learned-order weights: each given finite number replaces the default's (bench/trainOrder.ts scores its folds this way); `position` stays positive. */
+function orderWeights(input: Partial<LearnedOrderWeights> | undefined, d: LearnedOrderWeights): LearnedOrderWeights {
+  const out: Record<string, number> = { ...d };
+  for (const k of Object.keys(d)) out[k] = num((input as Record<string, unknown> | undefined)?.[k], d[k as keyof LearnedOrderWeights], k === 'position' ? 1e-6 : -50, 50);
+  return out as unknown as LearnedOrderWeights;
 }
 
 /** Fills defaults and clamps every number into its documented range. */
@@ -445,6 +463,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       docs: int(fb.docs, d.feedback.docs, 1, 50), terms: int(fb.terms, d.feedback.terms, 1, 32), minDocs: int(fb.minDocs, d.feedback.minDocs, 1, 50),
     },
     speakers: { enabled: bool(sp.enabled, d.speakers.enabled), penalty: num(sp.penalty, d.speakers.penalty, 0, 0.9) },
+    learnedOrder: { enabled: bool(input.learnedOrder?.enabled, d.learnedOrder.enabled), weights: orderWeights(input.learnedOrder?.weights, d.learnedOrder.weights) },
     learnedUse: { enabled: bool(input.learnedUse?.enabled, d.learnedUse.enabled), boost: num(input.learnedUse?.boost, d.learnedUse.boost, 0, 0.9), minShown: int(input.learnedUse?.minShown, d.learnedUse.minShown, 1, 100) },
     pins: {
       enabled: bool(input.pins?.enabled, d.pins.enabled), lift: num(input.pins?.lift, d.pins.lift, 1, 3),

@@ -213,8 +213,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Rerank the head of the results with the reranker chosen in agentMemory.models.rerankProvider (off by default: the bundled embedding reranker lowered recall on real conversations, see docs/recall-design.md; turn it on with a cross-encoder or language-model reranker).",
   },
   {
-    key: 'search.speakersEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.speakers.enabled',
-    description: "When a question names a person who wrote some of the memories (\"what did Priya decide?\"), rank the memories other people wrote a little lower, so that person's own words come first.",
+    key: 'search.speakersEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.speakers.enabled',
+    description: "When a question names a person who wrote some of the memories (\"what did Priya decide?\"), rank the memories other people wrote a little lower, so that person's own words come first. Off by default: the learned order already weighs who wrote a memory.",
+  },
+  {
+    key: 'search.learnedOrderEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.learnedOrder.enabled',
+    description: 'Reorder the best results with a small model learned from real conversations: it weighs how each search ranked a memory, whether the memory states something or only asks, and whether it was written by the person the question names.',
   },
   {
     key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',

@@ -35,6 +35,7 @@ export const EXPLAIN_LEGEND: readonly string[] = [
   'covers the question — adds parts of the question the results above did not cover;',
   'pinned — about an entity you pinned (only when it is relevant to the question);',
   'other speaker — the question is about a person it names, and someone else wrote this memory;',
+  'learned order — the best results reordered by a small model learned from real conversations (how each search ranked the memory, whether it states something or only asks, who wrote it); it moves a result between places and gives it that place\'s score;',
   'graph — mentions an entity the question names; common entities only — mentions only entities that appear everywhere; meaning only — similar in meaning but shares no word with the question.',
 ];
 
@@ -142,6 +143,7 @@ function stageLine(ch: StageChange, nameOf: (id: string) => string | undefined):
     case 'recency': return `Newer: a small bonus for recent memories (${change}).`;
     case 'facets': return up ? `Covers the question: adds parts of the question the results above did not cover (${change}).` : `Repeats: covers only what the results above already cover (${change}).`;
     case 'speaker': return `Other speaker: ${note ?? 'written by someone other than the person the question is about'} (${change}).`;
+    case 'learnedOrder': return `Learned order: ${note ?? (up ? 'moved up' : 'moved down')} (${change}).`;
     case 'learnedUse': return up ? `Used before: ${note ?? 'earlier answers that showed it used it'} (${change}).` : `Shown before, rarely used: ${note ?? 'earlier answers that showed it did not use it'} (${change}).`;
     case 'pins': return `Pinned: about ${note ? withoutIds(note).replace(/^about pinned /, '') : 'an entity you pinned'}, and relevant to the question (${change}).`;
     default: return `Other ranking step "${ch.stage}" (${change}).`;

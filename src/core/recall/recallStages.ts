@@ -19,6 +19,7 @@ import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import { applySpeakerMatch, loadAuthors } from './speakerMatch';
+import { applyLearnedOrder, loadOrderContext } from './learnedOrder';
 import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
 import { applyPinPriority, loadPinnedLinks } from './pinPriority';
@@ -188,6 +189,20 @@ const facetStage: RecallStage = {
 };
 
 /**
+ * The window reordered by the learned model over the arms' ranks and each memory's form
+ * (learnedOrder.ts); right after the speaker stage, so that currentness (a superseded fact below
+ * the one that replaced it), the later stages and pins still have their say on its order.
+ */
+export const learnedOrderStage: RecallStage = {
+  id: 'learnedOrder',
+  enabled: (cfg) => cfg.learnedOrder.enabled,
+  apply(cands, { store, req, cfg, gathered }) {
+    const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter));
+    return applyLearnedOrder(cands, ctx, cfg.learnedOrder);
+  },
+};
+
+/**
  * Relevant memories of a pinned entity above equally relevant ones (pinPriority.ts); last, so no
  * later stage undoes the user's choice, and only above the relevance floor.
  */
@@ -202,7 +217,7 @@ const pinStage: RecallStage = {
 
 /** The stages after fusion, in the order they run. */
 export const RECALL_STAGES: readonly RecallStage[] = [
-  learnedUseStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, speakerStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
+  learnedUseStage, sessionNeighboursStage, graphBoostStage, temporalPriorStage, dateWindowStage, rerankStage, windowStage, speakerStage, learnedOrderStage, dampeningStage, currentnessStage, recencyStage, facetStage, pinStage,
 ];
 
 /** Runs every enabled stage in order; returns the candidates and the ids of the stages that ran. */

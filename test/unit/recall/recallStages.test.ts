@@ -24,16 +24,16 @@ describe('recall stages as data', () => {
   afterEach(async () => { await store.close(); });
 
   it('lists the stages in their running order, each with a switch', () => {
-    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['learnedUse', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'speakers', 'dampening', 'currentness', 'recency', 'facets', 'pins']);
-    assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(resolveSearchConfig({}))).map((s) => s.id), ['sessionNeighbours', 'dateWindow', 'window', 'speakers', 'dampening', 'currentness', 'pins'], 'the defaults (docs/recall-design.md, "Sixth round")');
-    const off = resolveSearchConfig({ speakers: { enabled: false }, neighbours: { enabled: false }, graphBoost: { enabled: false }, recency: { enabled: false }, rerank: { enabled: true }, temporalPrior: { enabled: true } });
+    assert.deepEqual(RECALL_STAGES.map((s) => s.id), ['learnedUse', 'sessionNeighbours', 'graphBoost', 'temporalPrior', 'dateWindow', 'rerank', 'window', 'speakers', 'learnedOrder', 'dampening', 'currentness', 'recency', 'facets', 'pins']);
+    assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(resolveSearchConfig({}))).map((s) => s.id), ['sessionNeighbours', 'dateWindow', 'window', 'learnedOrder', 'dampening', 'currentness', 'pins'], 'the defaults (docs/recall-design.md, "Seventh round")');
+    const off = resolveSearchConfig({ speakers: { enabled: false }, learnedOrder: { enabled: false }, neighbours: { enabled: false }, graphBoost: { enabled: false }, recency: { enabled: false }, rerank: { enabled: true }, temporalPrior: { enabled: true } });
     assert.deepEqual(RECALL_STAGES.filter((s) => s.enabled(off)).map((s) => s.id), ['temporalPrior', 'dateWindow', 'rerank', 'window', 'dampening', 'currentness', 'pins']);
   });
 
   it('runs only the enabled stages, and the explanation names each stage that changed a score', async () => {
     const config = resolveSearchConfig({ vector: { enabled: false }, facets: { enabled: true } });
     const out = await recallDetailed(store, { query: 'deploy port staging' }, { clock, config, track: false });
-    assert.deepEqual(out.stages, ['sessionNeighbours', 'dateWindow', 'window', 'speakers', 'dampening', 'currentness', 'facets', 'pins']);
+    assert.deepEqual(out.stages, ['sessionNeighbours', 'dateWindow', 'window', 'learnedOrder', 'dampening', 'currentness', 'facets', 'pins']);
     const b = out.items.find((r) => r.id === 'b');
     assert.ok(b?.explain?.boosts.some((x) => x.stage === 'resolution'), 'the decision carries the resolution boost');
     assert.ok(out.items.some((r) => r.explain?.boosts.some((x) => x.stage === 'facets')));

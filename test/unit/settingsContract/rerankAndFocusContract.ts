@@ -97,8 +97,32 @@ describe('settings contract: rerankers, pins and session neighbours', function (
     });
     const ask = (values: Readonly<Record<string, unknown>>) => recallDetailed(store, { query: 'What woodworking class did Priya take?', limit: 20 },
       { clock, track: false, config: recallSearchConfig(readMemorySettings((k) => values[k])) }).then((o) => o.items.map((r) => r.id).filter((id) => id === 'p1' || id === 'p2'));
-    assert.deepEqual(await ask({ 'search.speakersEnabled': false }), ['p1', 'p2'], 'without the stage the other speaker\'s turn, holding more of the words, ranks first');
-    assert.deepEqual(await ask({}), ['p2', 'p1']);
+    assert.deepEqual(await ask({}), ['p1', 'p2'], 'off by default (the learned order weighs who wrote what): the other speaker\'s turn, holding more of the words, ranks first');
+    assert.deepEqual(await ask({ 'search.speakersEnabled': true }), ['p2', 'p1']);
+  });
+
+  settingContract('search.learnedOrderEnabled', 'in a dialogue, the answer of the person asked about ranks above the question that holds every word', async () => {
+    // Two people taking turns in one session (learnedOrder.ts reorders only a dialogue's results).
+    const turns = [
+      ['d1', 'Mia', 'Mia: Noah, what did you catch at the lake? Did you catch anything at the lake at all?'],
+      ['d2', 'Noah', 'Noah: My brother and I got three trout by the water, every morning before breakfast.'],
+      ['d3', 'Mia', 'Mia: That sounds lovely, I have never tried kayaking.'],
+      ['d4', 'Noah', 'Noah: You should come with us next summer, it is really calm there.'],
+      ['d5', 'Mia', 'Mia: Maybe, I will think about it.'],
+    ];
+    await store.write('dialogue', (w) => {
+      turns.forEach(([id, who, content], i) => w.run('INSERT INTO memories (id, content, type, who, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [id, content, 'fact', who, 'trip', `2026-01-03T00:00:0${i}.000Z`, `2026-01-03T00:00:0${i}.000Z`]));
+    });
+    const ask = (values: Readonly<Record<string, unknown>>) => recallDetailed(store, { query: 'What did Noah catch at the lake?', limit: 5 },
+      { clock, track: false, config: recallSearchConfig(readMemorySettings((k) => values[k])) });
+    const off = await ask({ 'search.learnedOrderEnabled': false });
+    assert.equal(off.items[0]?.id, 'd1', 'without the stage the question, holding every word of the question, ranks first');
+    const on = await ask({});
+    assert.equal(on.items[0]?.id, 'd2', `the answer comes first (${on.items.map((r) => r.id).join(' ')})`);
+    assert.ok(on.stages.includes('learnedOrder') && !off.stages.includes('learnedOrder'));
+    const moved = on.items[0]?.explain?.boosts.find((b) => b.stage === 'learnedOrder');
+    assert.match(moved?.note ?? '', /^moved up from \d+(st|nd|rd|th) to 1st: /, 'the explanation says where it moved and why');
   });
 
   // A pin lifts only memories relevant to the question (recall/pinPriority.ts): ask about the pinned entity.

@@ -1,0 +1,203 @@
+/**
+ * Learned order (docs/recall-design.md, "Seventh round"): the window's memories are reordered by a
+ * small linear model over what the earlier stages do not weigh together — where each arm ranked
+ * the memory, whether the memory states something or asks, how long it is, whether its author is
+ * the person the question names, and whether it sits right next to one of the best matches in its
+ * session. It reorders only when the best memory is a turn of a dialogue (isDialogue): the model
+ * was learned on conversations, and on notes it would weigh the wrong things. The weights are
+ * learned on the development conversations by `bench/trainOrder.ts`
+ * (logistic regression over the window, chosen and checked leave one conversation out) and kept in
+ * learnedOrderWeights.ts; no text of those conversations is in the repository.
+ *
+ * The model is `−a · ln(1 + position) + Σ w_f · x_f` over the window as the earlier stages left it
+ * (position 0 = their best). The window is put in the model's order and keeps its scores: the
+ * memory the model puts k-th gets the k-th highest score, so scores stay on their 0–1 scale and
+ * only the order changes; "Why" says how far a memory moved and the features that moved it most.
+ */
+import type { SqlReader } from '../store/storeTypes';
+import type { MemoryFilter } from './recallFilter';
+import { filterClause } from './recallFilter';
+import { loadAuthors, namedSpeakers } from './speakerMatch';
+import { applyDelta } from './recallTypes';
+import type { Candidate } from './recallTypes';
+
+/**
+ * The features: the two arms' ranks in the window (ln(1 + rank), rank 0 = the arm's best) and
+ * strengths (the lexical channel; the semantic channel over the window's best), the rest 0/1.
+ */
+export const ORDER_FEATURES = ['lexicalRank', 'semanticRank', 'lexical', 'semantic', 'question', 'short', 'long', 'firstPerson', 'namedAuthor', 'otherAuthor', 'nearBest'] as const;
+export type OrderFeature = typeof ORDER_FEATURES[number];
+export type OrderFeatures = Record<OrderFeature, number>;
+
+/** Learned weights: `position` is a (on −ln(1 + position)), the rest w_f. Ordering only, so no intercept. */
+export type LearnedOrderWeights = Readonly<Record<OrderFeature | 'position', number>>;
+
+export interface LearnedOrderConfig {
+  readonly enabled: boolean;
+  readonly weights: LearnedOrderWeights;
+}
+
+/** What the features read besides the candidates: authors (`who`) and the session neighbours of the best three. */
+export interface OrderContext {
+  readonly query: string;
+  readonly authors: ReadonlyMap<string, string>;
+  /** Ids within two turns of one of the best three memories in the same dialogue (loadOrderContext). */
+  readonly nearBest: ReadonlySet<string>;
+  /** Whether the best memory is a turn of a dialogue; the stage reorders only then. */
+  readonly dialogue: boolean;
+}
+
+/** A session's turns around one memory, with their authors, in order (up to two each side). */
+interface Around { readonly ids: readonly string[]; readonly authors: readonly (string | null)[]; readonly at: number }
+
+function around(db: SqlReader, id: string, filter: MemoryFilter): Around | undefined {
+  const self = db.get<{ rowid: number; session_key: string | null; who: string | null }>('SELECT rowid, session_key, who FROM memories WHERE id = ?', [id]);
+  if (!self?.session_key) return undefined;
+  const f = filterClause(filter);
+  const side = (op: '<' | '>'): { id: string; who: string | null }[] => db.all<{ id: string; who: string | null }>(
+    `SELECT m.id AS id, m.who AS who FROM memories m WHERE m.session_key = ? AND m.rowid ${op} ? AND ${f.sql} ORDER BY m.rowid ${op === '<' ? 'DESC' : 'ASC'} LIMIT 2`,
+    [self.session_key, self.rowid, ...f.params]);
+  const before = side('<').reverse(), after = side('>');
+  return { ids: [...before.map((r) => r.id), id, ...after.map((r) => r.id)], authors: [...before.map((r) => r.who), self.who, ...after.map((r) => r.who)], at: before.length };
+}
+
+/**
+ * Whether the turns around a memory are a dialogue: at least three of them, every one with an
+ * author, two authors taking turns (no one follows themselves). A log of one writer's notes, or
+ * notes by several agents in no order, is not: there the turn next to a match is not its answer.
+ */
+export function isDialogue(a: Around | undefined): boolean {
+  if (!a || a.authors.length < 3 || a.authors.some((w) => !w)) return false;
+  if (new Set(a.authors).size !== 2) return false;
+  return a.authors.every((w, i) => i === 0 || w !== a.authors[i - 1]);
+}
+
+/**
+ * Whether the best of `cands` is a turn of a dialogue (isDialogue; the stage runs only then: the
+ * model was learned on conversations) and, if so, the candidates' authors and the dialogue turns
+ * within two of the best NEAR_BEST_HEAD. Outside a dialogue one read of the best's place and two
+ * index ranges; inside, a few more.
+ */
+export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter): OrderContext {
+  const best = cands[0] ? around(db, cands[0].id, filter) : undefined;
+  if (!isDialogue(best)) return { query, authors: new Map(), nearBest: new Set(), dialogue: false };
+  const nearBest = new Set<string>();
+  const add = (a: Around): void => a.ids.forEach((id, k) => { if (k !== a.at) nearBest.add(id); });
+  add(best as Around);
+  for (const c of cands.slice(1, NEAR_BEST_HEAD)) {
+    const a = around(db, c.id, filter);
+    if (a && isDialogue(a)) add(a);
+  }
+  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, dialogue: true };
+}
+
+/** Words a memory under this many has is "short" (a reaction: "Wow, sounds great!"). */
+export const SHORT_WORDS = 8;
+/** Words from which a memory is "long" (it tells a story). */
+export const LONG_WORDS = 40;
+/** How many of the best memories' session neighbours count as "next to a best match". */
+export const NEAR_BEST_HEAD = 3;
+
+/** The memory's own words: a leading "Name: " label and bracketed asides ("[shares a photo of …]") left out. */
+function body(content: string): string {
+  return content.replace(/^[^\n:[\]]{1,40}:\s+/, '').replace(/\[[^\]]*\]/g, ' ').trim();
+}
+
+/** Rank of each candidate by one channel among `cands` (0 = highest); a candidate without that evidence gets `cands.length`. */
+function channelRanks(cands: readonly Candidate[], channel: 'lexical' | 'semantic'): Map<string, number> {
+  const ranked = cands.filter((c) => c.channels[channel] > 0).sort((a, b) => b.channels[channel] - a.channels[channel]);
+  const out = new Map<string, number>();
+  ranked.forEach((c, i) => out.set(c.id, i));
+  for (const c of cands) if (!out.has(c.id)) out.set(c.id, cands.length);
+  return out;
+}
+
+/** Every candidate's features, in the candidates' order. */
+export function orderFeatures(cands: readonly Candidate[], ctx: OrderContext): OrderFeatures[] {
+  const lexical = channelRanks(cands, 'lexical');
+  const semantic = channelRanks(cands, 'semantic');
+  const bestSemantic = Math.max(1e-9, ...cands.map((c) => c.channels.semantic));
+  const distinct = new Set(ctx.authors.values());
+  const named = distinct.size >= 2 ? namedSpeakers(ctx.query, distinct) : new Set<string>();
+  return cands.map((c) => {
+    const text = body(c.content);
+    const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    const who = ctx.authors.get(c.id);
+    return {
+      lexicalRank: Math.log(1 + (lexical.get(c.id) as number)),
+      semanticRank: Math.log(1 + (semantic.get(c.id) as number)),
+      lexical: c.channels.lexical,
+      semantic: c.channels.semantic / bestSemantic,
+      question: /\?\s*$/.test(text) ? 1 : 0,
+      short: words < SHORT_WORDS ? 1 : 0,
+      long: words >= LONG_WORDS ? 1 : 0,
+      firstPerson: /\b(I|my|me|mine|we|our|us|I'm|I've|I'd|I'll|we're|we've)\b/.test(text) ? 1 : 0,
+      namedAuthor: who !== undefined && named.has(who) ? 1 : 0,
+      otherAuthor: who !== undefined && named.size > 0 && !named.has(who) ? 1 : 0,
+      nearBest: ctx.nearBest.has(c.id) ? 1 : 0,
+    };
+  });
+}
+
+/** The model's value of each candidate (in the candidates' order, the position being the index). */
+export function orderValues(features: readonly OrderFeatures[], w: LearnedOrderWeights): number[] {
+  return features.map((x, i) => -w.position * Math.log(1 + i) + ORDER_FEATURES.reduce((s, f) => s + w[f] * x[f], 0));
+}
+
+/** The candidates' indices in the model's order (ties keep the earlier stages' order). */
+export function learnedPositions(features: readonly OrderFeatures[], w: LearnedOrderWeights): number[] {
+  const v = orderValues(features, w);
+  return v.map((_, i) => i).sort((a, b) => (v[b] as number) - (v[a] as number) || a - b);
+}
+
+/** "Why" words for a feature as it is for this memory. */
+function describe(f: OrderFeature, x: OrderFeatures, window: number): string {
+  const absent = x[f] === 0;
+  const rank = (v: number): string => { const r = Math.round(Math.exp(v) - 1); return r >= window ? 'not found' : `ranked ${r + 1}${ordinal(r + 1)}`; };
+  switch (f) {
+    case 'lexicalRank': return `${rank(x.lexicalRank)} by keywords`;
+    case 'semanticRank': return `${rank(x.semanticRank)} by meaning`;
+    case 'lexical': return x.lexical >= 0.5 ? 'a strong keyword match' : x.lexical > 0 ? 'a weak keyword match' : 'no keyword match';
+    case 'semantic': return x.semantic >= 0.8 ? 'close in meaning' : 'further in meaning';
+    case 'question': return absent ? 'a statement, not a question' : 'a question, not a statement';
+    case 'short': return absent ? 'more than a short reply' : 'a short reply';
+    case 'long': return absent ? 'not a long account' : 'a long account';
+    case 'firstPerson': return absent ? 'says nothing about the writer' : 'says something about the writer';
+    case 'namedAuthor': return absent ? 'not written by the person asked about' : 'written by the person asked about';
+    case 'otherAuthor': return absent ? 'not written by someone else than the person asked about' : 'written by someone else than the person asked about';
+    case 'nearBest': return absent ? 'not next to one of the best matches' : 'next to one of the best matches';
+  }
+}
+
+function ordinal(n: number): string {
+  if (n % 100 >= 11 && n % 100 <= 13) return 'th';
+  return n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+}
+
+/** The (at most) two features that pushed a memory most in the direction it moved, against the window's average. */
+function reasons(x: OrderFeatures, mean: OrderFeatures, w: LearnedOrderWeights, up: boolean, window: number): string[] {
+  return ORDER_FEATURES.map((f) => ({ f, c: w[f] * (x[f] - mean[f]) }))
+    .filter((e) => (up ? e.c > 1e-9 : e.c < -1e-9))
+    .sort((a, b) => Math.abs(b.c) - Math.abs(a.c))
+    .slice(0, 2).map((e) => describe(e.f, x, window));
+}
+
+/**
+ * Puts the window in the model's order, each place keeping its score (the memory placed k-th gets
+ * the k-th highest score); one "learnedOrder" change per memory that moved, saying from where to
+ * where and why. Candidates arrive sorted by score (runStages keeps them so).
+ */
+export function applyLearnedOrder(cands: Candidate[], ctx: OrderContext, cfg: LearnedOrderConfig): Candidate[] {
+  if (!cfg.enabled || !ctx.dialogue || cands.length < 2) return cands;
+  const features = orderFeatures(cands, ctx);
+  const order = learnedPositions(features, cfg.weights);
+  const scores = cands.map((c) => c.score).sort((a, b) => b - a);
+  const mean = Object.fromEntries(ORDER_FEATURES.map((f) => [f, features.reduce((s, x) => s + x[f], 0) / features.length])) as OrderFeatures;
+  order.forEach((from, to) => {
+    if (from === to) return;
+    const c = cands[from] as Candidate;
+    const why = reasons(features[from] as OrderFeatures, mean, cfg.weights, to < from, cands.length);
+    applyDelta(c, 'learnedOrder', (scores[to] as number) - c.score, `moved ${to < from ? 'up' : 'down'} from ${from + 1}${ordinal(from + 1)} to ${to + 1}${ordinal(to + 1)}${why.length ? `: ${why.join(', ')}` : ''}`);
+  });
+  return order.map((i) => cands[i] as Candidate);
+}

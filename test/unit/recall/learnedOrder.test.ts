@@ -1,0 +1,111 @@
+import { strict as assert } from 'node:assert';
+import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
+import { explainText } from '../../../src/core/recall/explainText';
+import { applyLearnedOrder, isDialogue, learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
+import type { LearnedOrderWeights, OrderContext, OrderFeatures } from '../../../src/core/recall/learnedOrder';
+import type { Candidate } from '../../../src/core/recall/recallTypes';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
+
+function cand(id: string, score: number, content: string, channels: Partial<Candidate['channels']> = {}): Candidate {
+  const ch = { lexical: score, semantic: 0, hint: 0, traversal: 0, ...channels };
+  return { id, content, type: 'fact', createdAt: '2026-01-01T00:00:00.000Z', sourceId: null, importance: 0.5, score, channels: ch, explain: { channels: ch, fused: score, sources: ['lexical'], boosts: [], penalties: [], notes: [], score } };
+}
+
+/** Weights that weigh only the given features (and the earlier order, `position`). */
+function weights(w: Partial<LearnedOrderWeights>): LearnedOrderWeights {
+  return { ...Object.fromEntries(ORDER_FEATURES.map((f) => [f, 0])), position: 1, ...w } as LearnedOrderWeights;
+}
+
+const dialogue = (over: Partial<OrderContext> = {}): OrderContext => ({ query: 'What did Noah catch?', authors: new Map(), nearBest: new Set(), dialogue: true, ...over });
+
+describe('learned order (learnedOrder.ts)', () => {
+  it('reads each memory\'s form, its author and the arms\' ranks', () => {
+    const cands = [
+      cand('q', 0.9, 'Mia: Noah, what did you catch at the lake?'),
+      cand('a', 0.8, 'Noah: My brother and I got three trout by the water.', { lexical: 0, semantic: 0.5 }),
+      cand('s', 0.7, 'Mia: Wow, nice!', { semantic: 0.25 }),
+    ];
+    const x = orderFeatures(cands, dialogue({ authors: new Map([['q', 'Mia'], ['a', 'Noah'], ['s', 'Mia']]), nearBest: new Set(['a']) }));
+    const [q, a, s] = x as [OrderFeatures, OrderFeatures, OrderFeatures];
+    assert.deepEqual([q.question, q.firstPerson, q.otherAuthor, q.namedAuthor, q.nearBest], [1, 0, 1, 0, 0]);
+    assert.deepEqual([a.question, a.firstPerson, a.namedAuthor, a.otherAuthor, a.nearBest, a.short], [0, 1, 1, 0, 1, 0]);
+    assert.deepEqual([s.short, s.long], [1, 0], 'the "Name: " label does not count as words');
+    assert.equal(q.lexicalRank, 0, 'the best keyword match is ranked 0');
+    assert.equal(a.lexicalRank, Math.log(1 + 3), 'no keyword evidence ranks after every candidate');
+    assert.equal(a.semanticRank, 0);
+    assert.equal(s.semantic, 0.5, 'meaning is relative to the window\'s best');
+  });
+
+  it('orders by −position·ln(1 + place) + Σ w·x, ties keeping the earlier order', () => {
+    const x = (over: Partial<OrderFeatures>): OrderFeatures => ({ ...Object.fromEntries(ORDER_FEATURES.map((f) => [f, 0])), ...over }) as OrderFeatures;
+    const w = weights({ question: -1 });
+    // ln 2 ≈ 0.69 < 1: a question at the top falls below the statement after it, not below the third.
+    assert.deepEqual(learnedPositions([x({ question: 1 }), x({}), x({})], w), [1, 0, 2]);
+    assert.deepEqual(learnedPositions([x({}), x({}), x({})], weights({})), [0, 1, 2], 'no feature weight keeps the order');
+  });
+
+  it('moves memories between places, each place keeping its score, and says why', () => {
+    const cands = [cand('q', 0.9, 'Mia: Noah, what did you catch at the lake?'), cand('a', 0.6, 'Noah: I got three trout.'), cand('z', 0.3, 'Mia: See you soon then, bye.')];
+    const ctx = dialogue({ authors: new Map([['q', 'Mia'], ['a', 'Noah'], ['z', 'Mia']]) });
+    const out = applyLearnedOrder(cands, ctx, { enabled: true, weights: weights({ question: -1, namedAuthor: 1 }) });
+    assert.deepEqual(out.map((c) => c.id), ['a', 'q', 'z']);
+    assert.deepEqual(out.map((c) => c.score), [0.9, 0.6, 0.3], 'the window\'s scores stay, in order: only the order changes');
+    const up = out[0]?.explain.boosts.find((b) => b.stage === 'learnedOrder');
+    assert.equal(up?.note, 'moved up from 2nd to 1st: written by the person asked about, a statement, not a question');
+    const down = out[1]?.explain.penalties.find((b) => b.stage === 'learnedOrder');
+    assert.equal(down?.note, 'moved down from 1st to 2nd: a question, not a statement, not written by the person asked about');
+    assert.equal(out[2]?.explain.boosts.length, 0, 'a memory that kept its place has no line');
+    const why = explainText(out[0]?.explain as Candidate['explain'], { best: 0.9 });
+    assert.ok(why.some((l) => l.startsWith('Learned order: moved up from 2nd to 1st: written by the person asked about')), why.join('\n'));
+  });
+
+  it('leaves the order alone outside a dialogue, when switched off, and for a single result', () => {
+    const cands = () => [cand('q', 0.9, 'Noah, what did you catch?'), cand('a', 0.6, 'I got three trout.')];
+    const w = weights({ question: -5 });
+    assert.deepEqual(applyLearnedOrder(cands(), dialogue({ dialogue: false }), { enabled: true, weights: w }).map((c) => c.id), ['q', 'a']);
+    assert.deepEqual(applyLearnedOrder(cands(), dialogue(), { enabled: false, weights: w }).map((c) => c.id), ['q', 'a']);
+    assert.deepEqual(applyLearnedOrder(cands().slice(0, 1), dialogue(), { enabled: true, weights: w }).map((c) => c.id), ['q']);
+  });
+
+  it('tells a dialogue (two people taking turns) from notes', () => {
+    const at = (authors: (string | null)[]) => ({ ids: authors.map((_, i) => `m${i}`), authors, at: 1 });
+    assert.equal(isDialogue(at(['Mia', 'Noah', 'Mia', 'Noah'])), true);
+    assert.equal(isDialogue(at(['user', 'assistant', 'user'])), true);
+    assert.equal(isDialogue(at(['codex', 'codex', 'aider'])), false, 'one writer following themselves');
+    assert.equal(isDialogue(at(['codex', 'aider', 'cursor'])), false, 'three writers');
+    assert.equal(isDialogue(at(['Mia', null, 'Mia'])), false, 'a turn without an author');
+    assert.equal(isDialogue(at(['Mia', 'Noah'])), false, 'too few turns to tell');
+    assert.equal(isDialogue(undefined), false);
+  });
+
+  it('loads the authors, whether the best is a dialogue turn, and the turns next to the best', async () => {
+    const store = await openMemoryStore();
+    try {
+      await store.write('t', (w) => {
+        const rows: [string, string | null, string][] = [['d1', 'Mia', 'talk'], ['d2', 'Noah', 'talk'], ['d3', 'Mia', 'talk'], ['d4', 'Noah', 'talk'], ['d5', 'Mia', 'talk'], ['d6', 'Noah', 'talk'], ['n1', 'codex', 'notes'], ['n2', 'codex', 'notes'], ['n3', 'aider', 'notes']];
+        rows.forEach(([id, who, session], i) => w.run('INSERT INTO memories (id, content, type, who, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, id, 'fact', who, session, `2026-01-01T00:00:0${i}.000Z`, `2026-01-01T00:00:0${i}.000Z`]));
+      });
+      const filter = {};
+      const talk = store.read((db) => loadOrderContext(db, [cand('d3', 1, 'd3'), cand('n1', 0.5, 'n1')], 'q', filter));
+      assert.equal(talk.dialogue, true);
+      assert.deepEqual([...talk.nearBest].sort(), ['d1', 'd2', 'd4', 'd5'], 'two turns each side, not the turn itself');
+      assert.equal(talk.authors.get('d3'), 'Mia');
+      const notes = store.read((db) => loadOrderContext(db, [cand('n2', 1, 'n2'), cand('d3', 0.5, 'd3')], 'q', filter));
+      assert.equal(notes.dialogue, false, 'the best is a note among notes: the stage stays out');
+      assert.equal(notes.nearBest.size + notes.authors.size, 0, 'and reads nothing more');
+      const mixed = store.read((db) => loadOrderContext(db, [cand('d2', 1, 'd2'), cand('n2', 0.8, 'n2'), cand('d5', 0.5, 'd5')], 'q', filter));
+      assert.deepEqual([...mixed.nearBest].sort(), ['d1', 'd3', 'd4', 'd6'], 'a later best that is a note adds no neighbours; one that is a dialogue turn does');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('is on by default with the weights bench/trainOrder.ts wrote, and can be switched off', () => {
+    assert.equal(DEFAULT_SEARCH_CONFIG.learnedOrder.enabled, true);
+    assert.ok(DEFAULT_SEARCH_CONFIG.learnedOrder.weights.position > 0);
+    assert.ok(ORDER_FEATURES.some((f) => DEFAULT_SEARCH_CONFIG.learnedOrder.weights[f] !== 0), 'trained weights, not zeros');
+    assert.equal(resolveSearchConfig({ learnedOrder: { enabled: false } }).learnedOrder.enabled, false);
+    assert.equal(resolveSearchConfig({ learnedOrder: { weights: { ...DEFAULT_SEARCH_CONFIG.learnedOrder.weights, question: -2 } } }).learnedOrder.weights.question, -2);
+    assert.equal(resolveSearchConfig({ learnedOrder: { weights: { ...DEFAULT_SEARCH_CONFIG.learnedOrder.weights, position: -1 } } }).learnedOrder.weights.position, 1e-6, 'the place weight stays positive');
+  });
+});
