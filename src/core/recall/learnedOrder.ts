@@ -3,8 +3,8 @@
  * small linear model over what the earlier stages do not weigh together — where each arm ranked
  * the memory, whether the memory states something or asks, how long it is, whether its author is
  * the person the question names, and whether it sits right next to one of the best matches in its
- * session. It reorders only when the best memory is a turn of a dialogue (isDialogue): the model
- * was learned on conversations, and on notes it would weigh the wrong things. The weights are
+ * session. It reorders only when the best memory is a turn of a dialogue between two people
+ * (isDialogue): the model was learned on such conversations, and on notes it weighs the wrong things. The weights are
  * learned on the development conversations by `bench/trainOrder.ts`
  * (logistic regression over the window, chosen and checked leave one conversation out) and kept in
  * learnedOrderWeights.ts; no text of those conversations is in the repository.
@@ -17,7 +17,7 @@
 import type { SqlReader } from '../store/storeTypes';
 import type { MemoryFilter } from './recallFilter';
 import { filterClause } from './recallFilter';
-import { loadAuthors, namedSpeakers } from './speakerMatch';
+import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
 import { applyDelta } from './recallTypes';
 import type { Candidate } from './recallTypes';
 
@@ -61,13 +61,20 @@ function around(db: SqlReader, id: string, filter: MemoryFilter): Around | undef
   return { ids: [...before.map((r) => r.id), id, ...after.map((r) => r.id)], authors: [...before.map((r) => r.who), self.who, ...after.map((r) => r.who)], at: before.length };
 }
 
+/** A person's name as an author: one to three capitalised words, not a role ("user") nor a tool id ("claude-code"). */
+export function isPersonName(who: string): boolean {
+  return !ROLES.has(who.trim().toLowerCase()) && /^\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*){0,2}$/u.test(who.trim());
+}
+
 /**
- * Whether the turns around a memory are a dialogue: at least three of them, every one with an
- * author, two authors taking turns (no one follows themselves). A log of one writer's notes, or
- * notes by several agents in no order, is not: there the turn next to a match is not its answer.
+ * Whether the turns around a memory are a dialogue between two people: at least three of them,
+ * every one written by one of exactly two people (isPersonName), taking turns (no one follows
+ * themselves). The model was learned on such conversations; notes that two agents happen to write
+ * in turn ("claude-code", "copilot-agent"), a log of one writer's notes, or a chat whose authors
+ * are roles are not, and there the turn next to a match is not its answer.
  */
 export function isDialogue(a: Around | undefined): boolean {
-  if (!a || a.authors.length < 3 || a.authors.some((w) => !w)) return false;
+  if (!a || a.authors.length < 3 || a.authors.some((w) => !w || !isPersonName(w))) return false;
   if (new Set(a.authors).size !== 2) return false;
   return a.authors.every((w, i) => i === 0 || w !== a.authors[i - 1]);
 }
@@ -164,7 +171,7 @@ function describe(f: OrderFeature, x: OrderFeatures, window: number): string {
     case 'long': return absent ? 'not a long account' : 'a long account';
     case 'firstPerson': return absent ? 'says nothing about the writer' : 'says something about the writer';
     case 'namedAuthor': return absent ? 'not written by the person asked about' : 'written by the person asked about';
-    case 'otherAuthor': return absent ? 'not written by someone else than the person asked about' : 'written by someone else than the person asked about';
+    case 'otherAuthor': return absent ? 'not by another speaker' : 'by another speaker than the person asked about';
     case 'nearBest': return absent ? 'not next to one of the best matches' : 'next to one of the best matches';
   }
 }

@@ -23,7 +23,7 @@ export interface SpeakerConfig {
 }
 
 /** Author names that are roles, not people. */
-const ROLES = new Set(['user', 'assistant', 'agent', 'system', 'tool', 'bot', 'model', 'me', 'you', 'human', 'ai', 'unknown', 'default']);
+export const ROLES = new Set(['user', 'assistant', 'agent', 'system', 'tool', 'bot', 'model', 'me', 'you', 'human', 'ai', 'unknown', 'default']);
 
 /** `who` of each candidate id that has one. */
 export function loadAuthors(db: SqlReader, ids: readonly string[]): Map<string, string> {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { explainText } from '../../../src/core/recall/explainText';
-import { applyLearnedOrder, isDialogue, learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
+import { applyLearnedOrder, isDialogue, isPersonName, learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
 import type { LearnedOrderWeights, OrderContext, OrderFeatures } from '../../../src/core/recall/learnedOrder';
 import type { Candidate } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
@@ -70,12 +70,19 @@ describe('learned order (learnedOrder.ts)', () => {
   it('tells a dialogue (two people taking turns) from notes', () => {
     const at = (authors: (string | null)[]) => ({ ids: authors.map((_, i) => `m${i}`), authors, at: 1 });
     assert.equal(isDialogue(at(['Mia', 'Noah', 'Mia', 'Noah'])), true);
-    assert.equal(isDialogue(at(['user', 'assistant', 'user'])), true);
+    assert.equal(isDialogue(at(['Ana Lopez', 'Noah', 'Ana Lopez'])), true);
+    assert.equal(isDialogue(at(['claude-code', 'copilot-agent', 'claude-code'])), false, 'notes two agents wrote in turn (the demo store)');
+    assert.equal(isDialogue(at(['user', 'assistant', 'user'])), false, 'roles, not people: the model was not learned on such chats');
     assert.equal(isDialogue(at(['codex', 'codex', 'aider'])), false, 'one writer following themselves');
     assert.equal(isDialogue(at(['codex', 'aider', 'cursor'])), false, 'three writers');
     assert.equal(isDialogue(at(['Mia', null, 'Mia'])), false, 'a turn without an author');
     assert.equal(isDialogue(at(['Mia', 'Noah'])), false, 'too few turns to tell');
     assert.equal(isDialogue(undefined), false);
+  });
+
+  it('knows a person\'s name from a role or a tool id', () => {
+    for (const name of ['Melanie', 'Ana Lopez', "Conan O'Brien", 'Zoë']) assert.equal(isPersonName(name), true, name);
+    for (const name of ['user', 'Assistant', 'claude-code', 'copilot-agent', 'codex', 'bot 2', 'AI']) assert.equal(isPersonName(name), false, name);
   });
 
   it('loads the authors, whether the best is a dialogue turn, and the turns next to the best', async () => {
