@@ -193,7 +193,7 @@ const facetStage: RecallStage = {
  * (learnedOrder.ts); right after the speaker stage, so that currentness (a superseded fact below
  * the one that replaced it), the later stages and pins still have their say on its order.
  */
-export const learnedOrderStage: RecallStage = {
+const learnedOrderStage: RecallStage = {
   id: 'learnedOrder',
   enabled: (cfg) => cfg.learnedOrder.enabled,
   apply(cands, { store, req, cfg, gathered }) {
