@@ -4,7 +4,7 @@
  *
  * Every question is recalled through the engine's own pipeline (its settings, limit 10) with the
  * learned-order stage replaced by a tap that records, for the window it would reorder, each
- * memory's features (the stage's own `orderFeatures`), its score and whether it is gold evidence.
+ * memory's features (the stage's own `orderFeatures`), its place and whether it is gold evidence.
  * A logistic regression over [−ln(1 + position), features] (standardised, L2) is fitted per fold on
  * four conversations and scored on the fifth by reordering its windows as the stage would; the weights
  * fitted on all five are written to src/core/recall/learnedOrderWeights.ts (with --write).
@@ -132,7 +132,8 @@ async function main(): Promise<void> {
     writeFileSync(join(__dirname, '..', 'src', 'core', 'recall', 'learnedOrderWeights.ts'), `/**
  * Written by bench/trainOrder.ts (do not edit by hand): the learned order's weights
  * (learnedOrder.ts), fitted on the LoCoMo development conversations (${windows.length} questions);
- * leave one conversation out they gave R@10 ${mean(held).toFixed(3)} against ${mean(base).toFixed(3)} without the stage.
+ * leave one conversation out they gave R@10 ${mean(held).toFixed(3)} against ${mean(base).toFixed(3)} without the stage, on the
+ * stage's window (before currentness and the later stages; through the whole pipeline: docs/recall-design.md).
  */
 import type { LearnedOrderWeights } from './learnedOrder';
 
