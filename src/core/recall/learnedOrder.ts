@@ -16,7 +16,8 @@
  */
 import type { SqlReader } from '../store/storeTypes';
 import type { MemoryFilter } from './recallFilter';
-import { filterClause } from './recallFilter';
+import { loadSessionPlaces } from './sessionNeighbours';
+import type { SessionPlace } from './sessionNeighbours';
 import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
 import { applyDelta } from './recallTypes';
 import type { Candidate } from './recallTypes';
@@ -50,15 +51,11 @@ export interface OrderContext {
 /** A session's turns around one memory, with their authors, in order (up to two each side). */
 interface Around { readonly ids: readonly string[]; readonly authors: readonly (string | null)[]; readonly at: number }
 
-function around(db: SqlReader, id: string, filter: MemoryFilter): Around | undefined {
-  const self = db.get<{ rowid: number; session_key: string | null; who: string | null }>('SELECT rowid, session_key, who FROM memories WHERE id = ?', [id]);
-  if (!self?.session_key) return undefined;
-  const f = filterClause(filter);
-  const side = (op: '<' | '>'): { id: string; who: string | null }[] => db.all<{ id: string; who: string | null }>(
-    `SELECT m.id AS id, m.who AS who FROM memories m WHERE m.session_key = ? AND m.rowid ${op} ? AND ${f.sql} ORDER BY m.rowid ${op === '<' ? 'DESC' : 'ASC'} LIMIT 2`,
-    [self.session_key, self.rowid, ...f.params]);
-  const before = side('<').reverse(), after = side('>');
-  return { ids: [...before.map((r) => r.id), id, ...after.map((r) => r.id)], authors: [...before.map((r) => r.who), self.who, ...after.map((r) => r.who)], at: before.length };
+/** The turns around a memory in the order they were said, from its session place. */
+function around(id: string, p: SessionPlace | undefined): Around | undefined {
+  if (!p) return undefined;
+  const before = [...p.before].reverse();
+  return { ids: [...before.map((r) => r.id), id, ...p.after.map((r) => r.id)], authors: [...before.map((r) => r.who), p.who, ...p.after.map((r) => r.who)], at: before.length };
 }
 
 /** A person's name as an author: one to three capitalised words, not a role ("user") nor a tool id ("claude-code"). */
@@ -86,13 +83,16 @@ export function isDialogue(a: Around | undefined): boolean {
  * index ranges; inside, a few more.
  */
 export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter): OrderContext {
-  const best = cands[0] ? around(db, cands[0].id, filter) : undefined;
+  const first = cands[0]?.id;
+  const best = first === undefined ? undefined : around(first, loadSessionPlaces(db, [first], NEAR_BEST_SPAN, filter).get(first));
   if (!isDialogue(best)) return { query, authors: new Map(), nearBest: new Set(), dialogue: false };
   const nearBest = new Set<string>();
   const add = (a: Around): void => a.ids.forEach((id, k) => { if (k !== a.at) nearBest.add(id); });
   add(best as Around);
-  for (const c of cands.slice(1, NEAR_BEST_HEAD)) {
-    const a = around(db, c.id, filter);
+  const others = cands.slice(1, NEAR_BEST_HEAD).map((c) => c.id);
+  const places = loadSessionPlaces(db, others, NEAR_BEST_SPAN, filter);
+  for (const id of others) {
+    const a = around(id, places.get(id));
     if (a && isDialogue(a)) add(a);
   }
   return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, dialogue: true };
@@ -104,6 +104,8 @@ export const SHORT_WORDS = 8;
 export const LONG_WORDS = 40;
 /** How many of the best memories' session neighbours count as "next to a best match". */
 export const NEAR_BEST_HEAD = 3;
+/** Turns on each side of a best match that are "next to" it (and that tell a dialogue). */
+const NEAR_BEST_SPAN = 2;
 
 /** The memory's own words: a leading "Name: " label and bracketed asides ("[shares a photo of …]") left out. */
 function body(content: string): string {

@@ -23,30 +23,52 @@ export type NeighbourRow = Pick<Candidate, 'id' | 'content' | 'type' | 'createdA
 /** Head candidate id → its neighbours (up to `span` before and after, nearest first). */
 export type NeighbourMap = ReadonlyMap<string, readonly NeighbourRow[]>;
 
-interface Row { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number }
+interface Row { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number; who: string | null }
+
+/** A turn of a session around a memory, with its author. */
+export type SessionTurn = NeighbourRow & { readonly who: string | null };
+
+/** A memory's place in its session: its author and the up-to-`span` live turns before and after it, nearest first. */
+export interface SessionPlace {
+  readonly who: string | null;
+  readonly before: readonly SessionTurn[];
+  readonly after: readonly SessionTurn[];
+}
 
 /**
- * The up-to-`span` live memories before and after each of `ids` in its session (rowid order),
- * under the recall filter. Memories without a session have no neighbours.
+ * Each of `ids`' place in its session (rowid order) under the recall filter: one lookup for every
+ * id, then two index range searches per id with a session. Memories without a session have none.
  */
-export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter): Map<string, NeighbourRow[]> {
-  const out = new Map<string, NeighbourRow[]>();
+export function loadSessionPlaces(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter): Map<string, SessionPlace> {
+  const out = new Map<string, SessionPlace>();
   if (span <= 0 || ids.length === 0) return out;
   const f = filterClause(filter);
-  const cols = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance';
-  const toRow = (r: Row): NeighbourRow => ({ id: r.id, content: r.content, type: r.type, createdAt: r.created_at, sourceId: r.source_id, importance: r.importance });
-  // One lookup for every head id's place, then two index range searches per id with a session.
-  const places = new Map<string, { rowid: number; session_key: string }>();
-  for (const r of db.all<{ id: string; rowid: number; session_key: string }>(`SELECT id, rowid, session_key FROM memories WHERE id IN (${ids.map(() => '?').join(',')}) AND session_key IS NOT NULL`, [...ids])) places.set(r.id, r);
+  const cols = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance, m.who AS who';
+  const toTurn = (r: Row): SessionTurn => ({ id: r.id, content: r.content, type: r.type, createdAt: r.created_at, sourceId: r.source_id, importance: r.importance, who: r.who });
+  const places = new Map<string, { rowid: number; session_key: string; who: string | null }>();
+  for (const r of db.all<{ id: string; rowid: number; session_key: string; who: string | null }>(`SELECT id, rowid, session_key, who FROM memories WHERE id IN (${ids.map(() => '?').join(',')}) AND session_key IS NOT NULL`, [...ids])) places.set(r.id, r);
   for (const id of ids) {
     const self = places.get(id);
     if (!self) continue;
     const before = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid < ? AND ${f.sql} ORDER BY m.rowid DESC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
     const after = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid > ? AND ${f.sql} ORDER BY m.rowid ASC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
+    out.set(id, { who: self.who, before: before.map(toTurn), after: after.map(toTurn) });
+  }
+  return out;
+}
+
+/**
+ * The up-to-`span` live memories before and after each of `ids` in its session (loadSessionPlaces),
+ * nearest first, alternating after/before. Memories without a session have no neighbours.
+ */
+export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter): Map<string, NeighbourRow[]> {
+  const out = new Map<string, NeighbourRow[]>();
+  const strip = ({ who: _who, ...row }: SessionTurn): NeighbourRow => row;
+  for (const [id, { before, after }] of loadSessionPlaces(db, ids, span, filter)) {
     const rows: NeighbourRow[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
-      if (after[i]) rows.push(toRow(after[i] as Row));
-      if (before[i]) rows.push(toRow(before[i] as Row));
+      if (after[i]) rows.push(strip(after[i] as SessionTurn));
+      if (before[i]) rows.push(strip(before[i] as SessionTurn));
     }
     if (rows.length > 0) out.set(id, rows);
   }
