@@ -16,14 +16,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { defaultModelDir } from '../src/cli/commands/recall';
 import type { MemoryEngine } from '../src/core/engine/memoryEngine';
-import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import type { MemoryStore } from '../src/core/store/storeTypes';
-import { BenchClock, benchSettings, cachingEmbedder } from './benchEngine';
+import { BenchClock, benchSettings } from './benchEngine';
 import { aggregate, recallAtK, scoreQuestion } from './devset';
 import type { QuestionScore } from './devset';
-import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import { cachedLocomoStore, openLocomoBench } from './locomo';
 import type { LocomoQuestion } from './locomo';
 
 const QUICK = process.argv.includes('--quick');
@@ -82,12 +80,9 @@ async function session(engine: MemoryEngine<MemoryStore>, q: LocomoQuestion, sou
 }
 
 async function main(): Promise<void> {
-  const loaded = loadLocomo();
+  const loaded = openLocomoBench();
   if ('absent' in loaded) { console.log(loaded.absent); return; }
-  const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
-  if (!modelDir) throw new Error('The default model (models/use-lite) was not found; build it first (npm run build).');
-  const real = new WorkerEmbedder({ modelDir });
-  const embedder = cachingEmbedder(diskCachedEmbedder(real, 'locomo-vectors'), new Map());
+  const { model, embedder } = loaded;
   const perConversation: Record<string, unknown> = {};
   const all = { with: side(), without: side() };
   const t0 = Date.now();
@@ -147,7 +142,7 @@ async function main(): Promise<void> {
     writeFileSync(join(__dirname, 'results', `feedbackReplay${LEARNED ? '-learned' : ''}${QUICK ? '-quick' : ''}.json`), JSON.stringify({ date: new Date().toISOString(), loadAverage: loadavg().map((x) => Number(x.toFixed(2))), quick: QUICK, feedback: FEEDBACK, learnedUse: LEARNED, summary, perConversation }, null, 2) + '\n');
     console.log(`wrote bench/results/feedbackReplay${LEARNED ? '-learned' : ''}${QUICK ? '-quick' : ''}.json`);
   } finally {
-    await real.dispose();
+    await model.dispose();
   }
 }
 

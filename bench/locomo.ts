@@ -28,7 +28,9 @@ import type { EngineSettings } from '../src/core/engine/engineConfig';
 import type { Embedder } from '../src/core/models/embedder';
 import { exportMemoryStoreImage, openMemoryStore, openMemoryStoreFromImage } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
-import { benchEngine } from './benchEngine';
+import { defaultModelDir } from '../src/cli/commands/recall';
+import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
+import { benchEngine, cachingEmbedder } from './benchEngine';
 
 /** Where the dev conversations are read from. */
 export function locomoPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -115,6 +117,20 @@ export function parseLocomo(json: unknown): LocomoConversation[] {
 export function loadLocomo(path: string = locomoPath()): { conversations: LocomoConversation[] } | { absent: string } {
   if (!existsSync(path)) return { absent: `LoCoMo dev set not found at ${path} (set AGENT_MEMORY_LOCOMO); the real-conversation part is skipped.` };
   return { conversations: parseLocomo(JSON.parse(readFileSync(path, 'utf8'))) };
+}
+
+/**
+ * The dev conversations with the bundled model behind the vector caches the LoCoMo benches share
+ * (a temp-folder file per model, then memory), or why the conversations are absent. The caller
+ * disposes `model`.
+ */
+export function openLocomoBench(): { conversations: LocomoConversation[]; model: WorkerEmbedder; embedder: Embedder } | { absent: string } {
+  const loaded = loadLocomo();
+  if ('absent' in loaded) return loaded;
+  const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
+  if (!modelDir) throw new Error('The default model (models/use-lite) was not found; build it first (npm run build).');
+  const model = new WorkerEmbedder({ modelDir });
+  return { conversations: loaded.conversations, model, embedder: cachingEmbedder(diskCachedEmbedder(model, 'locomo-vectors'), new Map()) };
 }
 
 /**

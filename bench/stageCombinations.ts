@@ -48,10 +48,8 @@ export function pairedDifference(a: readonly QuestionScore[], b: readonly Questi
   return { mean, low: mean - half, high: mean + half };
 }
 
-function recallAt10(byPart: CombinationScores, parts: readonly string[]): number {
-  const scores = parts.flatMap((p) => byPart[p] ?? []);
-  return scores.length ? scores.reduce((s, q) => s + q.recallAt10, 0) / scores.length : 0;
-}
+/** A combination's question scores on `parts`, in part order. */
+const scoresOn = (c: CombinationScores, parts: readonly string[]): QuestionScore[] => parts.flatMap((p) => c[p] ?? []);
 
 /**
  * Leave-one-part-out choice among `combinations` (name → scores per part); on a tie the defaults
@@ -63,10 +61,9 @@ export function chooseCombination(combinations: ReadonlyMap<string, CombinationS
   const parts = Object.keys(defaults);
   // The defaults are tried first, so a change must be better on the training parts to be chosen.
   const names = [defaultsName, ...[...combinations.keys()].filter((n) => n !== defaultsName)];
-  const all = (c: CombinationScores): QuestionScore[] => parts.flatMap((p) => c[p] ?? []);
   const ranking = names.map((name) => {
     const c = combinations.get(name) as CombinationScores;
-    return { name, recallAt10: recallAt10(c, parts), vsDefaults: pairedDifference(all(defaults), all(c)) };
+    return { name, recallAt10: aggregate(scoresOn(c, parts)).overall.recallAt10, vsDefaults: pairedDifference(scoresOn(defaults, parts), scoresOn(c, parts)) };
   }).sort((a, b) => b.recallAt10 - a.recallAt10);
   const folds: CombinationChoice['folds'] = {};
   const held: QuestionScore[] = [];
@@ -74,12 +71,12 @@ export function chooseCombination(combinations: ReadonlyMap<string, CombinationS
     const train = parts.filter((p) => p !== part);
     let chosen = names[0] as string, best = -1;
     for (const name of names) {
-      const r = recallAt10(combinations.get(name) as CombinationScores, train);
+      const r = aggregate(scoresOn(combinations.get(name) as CombinationScores, train)).overall.recallAt10;
       if (r > best + 1e-12) { best = r; chosen = name; }
     }
     const scores = (combinations.get(chosen) as CombinationScores)[part] ?? [];
     held.push(...scores);
     folds[part] = { chosen, heldOut: aggregate(scores).overall, defaults: aggregate(defaults[part] ?? []).overall };
   }
-  return { ranking, folds, crossValidated: aggregate(held).overall, defaults: aggregate(parts.flatMap((p) => defaults[p] ?? [])).overall };
+  return { ranking, folds, crossValidated: aggregate(held).overall, defaults: aggregate(scoresOn(defaults, parts)).overall };
 }

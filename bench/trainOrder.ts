@@ -15,8 +15,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultModelDir } from '../src/cli/commands/recall';
-import { WorkerEmbedder } from '../src/core/models/workerEmbedder';
 import { learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../src/core/recall/learnedOrder';
 import type { LearnedOrderWeights, OrderFeatures } from '../src/core/recall/learnedOrder';
 import { rankRecall } from '../src/core/recall/recallPipeline';
@@ -24,8 +22,8 @@ import { effectiveConfig } from '../src/core/recall/recallRequest';
 import { vectorIndexFor } from '../src/core/recall/recallService';
 import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import type { RecallStage } from '../src/core/recall/recallStages';
-import { BenchClock, benchSettings, cachingEmbedder } from './benchEngine';
-import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import { BenchClock, benchSettings } from './benchEngine';
+import { cachedLocomoStore, openLocomoBench } from './locomo';
 
 const WRITE = process.argv.includes('--write');
 const LIMIT = 10;
@@ -73,12 +71,9 @@ function recallAt10(w: Window, weights: LearnedOrderWeights | undefined): number
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
 async function main(): Promise<void> {
-  const loaded = loadLocomo();
+  const loaded = openLocomoBench();
   if ('absent' in loaded) { console.log(loaded.absent); return; }
-  const modelDir = defaultModelDir(process.env, join(__dirname, '..', 'src', 'cli', 'commands'));
-  if (!modelDir) throw new Error('The default model (models/use-lite) was not found; build it first (npm run build).');
-  const real = new WorkerEmbedder({ modelDir });
-  const embedder = cachingEmbedder(diskCachedEmbedder(real, 'locomo-vectors'), new Map());
+  const { model, embedder } = loaded;
   const windows: Window[] = [];
   try {
     for (const conv of loaded.conversations) {
@@ -107,7 +102,7 @@ async function main(): Promise<void> {
       await built.engine.close();
     }
   } finally {
-    await real.dispose();
+    await model.dispose();
   }
   const convs = [...new Set(windows.map((w) => w.conv))];
   const folds: Record<string, { weights: LearnedOrderWeights; heldOut: number; without: number; questions: number }> = {};
