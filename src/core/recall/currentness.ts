@@ -9,6 +9,11 @@
  * "before", ...) keeps the annotation but skips the down-weighting and the lift, so stale facts stay
  * findable for questions about the past. The candidate's `currentness` carries the verdict to the
  * answer builders (chat prompt, LM tool output).
+ *
+ * The small boost for memories whose claims all stand (onlyActive) applies only when a superseded
+ * claim is among the candidates: it is there to put the current fact above a stale one, and
+ * without a changed fact in play it would only reorder the answer by whether extraction happened
+ * to find attributes in a memory (docs/recall-design.md, "Eighth round").
  */
 import type { SearchConfig } from '../config/searchConfig';
 import { applyDelta, applyFactor, sortByScore } from './recallTypes';
@@ -29,6 +34,11 @@ const HISTORICAL = /\b(previous|previously|before|used to|originally|formerly|ea
 
 export function isHistoricalQuery(query: string): boolean {
   return HISTORICAL.test(query);
+}
+
+/** Whether any candidate holds a superseded claim: only then do current facts need lifting (onlyActive). */
+export function changedFactInPlay(states: ReadonlyMap<string, readonly AttributeState[]>, ids: readonly string[]): boolean {
+  return ids.some((id) => states.get(id)?.some((s) => s.status === 'superseded') ?? false);
 }
 
 export function currentnessFactor(states: readonly AttributeState[], cfg: SearchConfig['currentness']): number {
@@ -74,6 +84,7 @@ function oneLine(text: string): string {
 export function applyCurrentness(cands: Candidate[], states: ReadonlyMap<string, readonly AttributeState[]>, query: string, cfg: SearchConfig['currentness']): Candidate[] {
   if (!cfg.enabled) return cands;
   const historical = isHistoricalQuery(query);
+  const inPlay = changedFactInPlay(states, cands.map((c) => c.id));
   const replacedAt = new Map<string, { score: number; staleId: string }>();
   for (const c of cands) {
     const s = states.get(c.id);
@@ -82,7 +93,7 @@ export function applyCurrentness(cands: Candidate[], states: ReadonlyMap<string,
     if (note) c.explain.notes.push(note);
     const verdict = currentnessOf(s);
     if (verdict) c.currentness = verdict;
-    const factor = currentnessFactor(s, cfg);
+    const factor = inPlay ? currentnessFactor(s, cfg) : 1;
     if (historical && factor < 1) { c.explain.notes.push('historical question: superseded facts not down-weighted'); continue; }
     if (verdict?.status === 'superseded' && verdict.replacementId && (replacedAt.get(verdict.replacementId)?.score ?? -Infinity) < c.score) {
       replacedAt.set(verdict.replacementId, { score: c.score, staleId: c.id });

@@ -121,6 +121,20 @@ describe('recall structured currentness', () => {
     assert.match(old.explain.notes[0]!, /^\[currentness\] superseded by: Move the list to SQLite \(memory m2\)$/);
   });
 
+  it('boosts memories whose claims all stand only when a superseded claim is among the candidates', () => {
+    // No changed fact in play: having extracted attributes is no reason to rank higher.
+    const a = cand('a', 0.5), b = cand('b', 0.51);
+    const out = applyCurrentness([b, a], new Map([['a', [act]]]), 'what database does the API use', c);
+    assert.equal(a.score, 0.5);
+    assert.equal(a.explain.boosts.length, 0);
+    assert.deepEqual(out.map((x) => x.id), ['b', 'a']);
+    // A stale claim among them: the current one is lifted above an equal competitor.
+    const stale = cand('s', 0.2), a2 = cand('a', 0.5), b2 = cand('b', 0.51);
+    const out2 = applyCurrentness([b2, a2, stale], new Map([['a', [act]], ['s', [sup]]]), 'what database does the API use', c);
+    close(a2.score, 0.515);
+    assert.deepEqual(out2.map((x) => x.id), ['a', 'b', 's']);
+  });
+
   it('does not lift a replacement that already ranks above the stale memory, nor on a historical question', () => {
     const old = cand('m1', 0.5);
     const cur = cand('m2', 0.7);
