@@ -218,7 +218,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'search.learnedOrderEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.learnedOrder.enabled',
-    description: 'In a conversation between two people (imported turns with their names as authors), reorder the best results with a small model learned from real conversations: it weighs how each search ranked a memory, whether the memory states something or only asks, and whether it was written by the person the question names.',
+    description: 'In a conversation between two people (imported turns with their names as authors), reorder the best results with a small model learned from real conversations: it weighs how each search ranked a memory, whether the memory states something or only asks, whether it was written by the person the question names, and whether it replies to a question or sits next to other good matches.',
   },
   {
     key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',

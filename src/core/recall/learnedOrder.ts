@@ -2,8 +2,9 @@
  * Learned order (docs/recall-design.md, "Seventh round"): the window's memories are reordered by a
  * small linear model over what the earlier stages do not weigh together — where each arm ranked
  * the memory, whether the memory states something or asks, how long it is, whether its author is
- * the person the question names, and whether it sits right next to one of the best matches in its
- * session. It reorders only when the best memory is a turn of a dialogue between two people
+ * the person the question names, whether it sits right next to one of the best matches in its
+ * session, how many of the best ten share its session, how high the turns either side of it rank,
+ * and whether it replies to a question. It reorders only when the best memory is a turn of a dialogue between two people
  * (isDialogue): the model was learned on such conversations, and on notes it weighs the wrong things. The weights are
  * learned on the development conversations by `bench/trainOrder.ts`
  * (logistic regression over the window, chosen and checked leave one conversation out) and kept in
@@ -16,7 +17,7 @@
  */
 import type { SqlReader } from '../store/storeTypes';
 import type { MemoryFilter } from './recallFilter';
-import { loadSessionPlaces } from './sessionNeighbours';
+import { loadPreviousTurns, loadSessionPlaces } from './sessionNeighbours';
 import type { SessionPlace } from './sessionNeighbours';
 import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
 import { applyDelta } from './recallTypes';
@@ -24,9 +25,12 @@ import type { Candidate } from './recallTypes';
 
 /**
  * The features: the two arms' ranks in the window (ln(1 + rank), rank 0 = the arm's best) and
- * strengths (the lexical channel; the semantic channel over the window's best), the rest 0/1.
+ * strengths (the lexical channel; the semantic channel over the window's best); `sameSession` is
+ * ln(1 + how many of the window's first SESSION_HEAD share the memory's session, itself included);
+ * `neighbourPlace` is −ln(1 + the best window place of the turn just before or after it), or
+ * −ln(1 + window size) when neither is in the window; the rest 0/1.
  */
-export const ORDER_FEATURES = ['lexicalRank', 'semanticRank', 'lexical', 'semantic', 'question', 'short', 'long', 'firstPerson', 'namedAuthor', 'otherAuthor', 'nearBest'] as const;
+export const ORDER_FEATURES = ['lexicalRank', 'semanticRank', 'lexical', 'semantic', 'question', 'short', 'long', 'firstPerson', 'namedAuthor', 'otherAuthor', 'nearBest', 'sameSession', 'neighbourPlace', 'answersQuestion'] as const;
 export type OrderFeature = typeof ORDER_FEATURES[number];
 export type OrderFeatures = Record<OrderFeature, number>;
 
@@ -38,12 +42,25 @@ export interface LearnedOrderConfig {
   readonly weights: LearnedOrderWeights;
 }
 
-/** What the features read besides the candidates: authors (`who`) and the session neighbours of the best three. */
+/**
+ * A window memory's session and the turn right before it. The turn after a window memory, when it
+ * is in the window too, is the one whose previous turn it is: one read per memory tells both.
+ */
+export interface TurnContext {
+  readonly session: string;
+  readonly previous?: string;
+  /** The turn before it asks something (its own words end with "?"). */
+  readonly previousAsks: boolean;
+}
+
+/** What the features read besides the candidates: authors (`who`), the session neighbours of the best three, each memory's turn. */
 export interface OrderContext {
   readonly query: string;
   readonly authors: ReadonlyMap<string, string>;
   /** Ids within two turns of one of the best three memories in the same dialogue (loadOrderContext). */
   readonly nearBest: ReadonlySet<string>;
+  /** Each window memory that has a session: its session and the turn before it. */
+  readonly turns: ReadonlyMap<string, TurnContext>;
   /** Whether the best memory is a turn of a dialogue; the stage reorders only then. */
   readonly dialogue: boolean;
 }
@@ -78,24 +95,30 @@ export function isDialogue(a: Around | undefined): boolean {
 
 /**
  * Whether the best of `cands` is a turn of a dialogue (isDialogue; the stage runs only then: the
- * model was learned on conversations) and, if so, the candidates' authors and the dialogue turns
- * within two of the best NEAR_BEST_HEAD. Outside a dialogue one read of the best's place and two
- * index ranges; inside, a few more.
+ * model was learned on conversations) and, if so, the candidates' authors, the dialogue turns
+ * within two of the best NEAR_BEST_HEAD and every candidate's session and previous turn. Outside
+ * a dialogue one read of the best's place and two index ranges; inside, two more for each of the
+ * best few and one statement for the whole window's previous turns.
  */
 export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter): OrderContext {
   const first = cands[0]?.id;
-  const best = first === undefined ? undefined : around(first, loadSessionPlaces(db, [first], NEAR_BEST_SPAN, filter).get(first));
-  if (!isDialogue(best)) return { query, authors: new Map(), nearBest: new Set(), dialogue: false };
+  const firstPlace = first === undefined ? undefined : loadSessionPlaces(db, [first], NEAR_BEST_SPAN, filter).get(first);
+  const best = first === undefined ? undefined : around(first, firstPlace);
+  if (!isDialogue(best)) return { query, authors: new Map(), nearBest: new Set(), turns: new Map(), dialogue: false };
   const nearBest = new Set<string>();
   const add = (a: Around): void => a.ids.forEach((id, k) => { if (k !== a.at) nearBest.add(id); });
   add(best as Around);
-  const others = cands.slice(1, NEAR_BEST_HEAD).map((c) => c.id);
-  const places = loadSessionPlaces(db, others, NEAR_BEST_SPAN, filter);
-  for (const id of others) {
+  const head = cands.slice(1, NEAR_BEST_HEAD).map((c) => c.id);
+  const places = loadSessionPlaces(db, head, NEAR_BEST_SPAN, filter);
+  for (const id of head) {
     const a = around(id, places.get(id));
     if (a && isDialogue(a)) add(a);
   }
-  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, dialogue: true };
+  const turns = new Map<string, TurnContext>();
+  for (const [id, p] of loadPreviousTurns(db, cands.map((c) => c.id), filter)) {
+    turns.set(id, { session: p.session, ...(p.previous ? { previous: p.previous.id } : {}), previousAsks: p.previous !== undefined && asks(p.previous.content) });
+  }
+  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, turns, dialogue: true };
 }
 
 /** Words a memory under this many has is "short" (a reaction: "Wow, sounds great!"). */
@@ -104,12 +127,19 @@ export const SHORT_WORDS = 8;
 export const LONG_WORDS = 40;
 /** How many of the best memories' session neighbours count as "next to a best match". */
 export const NEAR_BEST_HEAD = 3;
+/** How many of the window's first memories `sameSession` counts. */
+export const SESSION_HEAD = 10;
 /** Turns on each side of a best match that are "next to" it (and that tell a dialogue). */
 const NEAR_BEST_SPAN = 2;
 
 /** The memory's own words: a leading "Name: " label and bracketed asides ("[shares a photo of …]") left out. */
 function body(content: string): string {
   return content.replace(/^[^\n:[\]]{1,40}:\s+/, '').replace(/\[[^\]]*\]/g, ' ').trim();
+}
+
+/** Whether a turn asks something: its own words end with "?". */
+function asks(content: string): boolean {
+  return /\?\s*$/.test(body(content));
 }
 
 /** Rank of each candidate by one channel among `cands` (0 = highest); a candidate without that evidence gets `cands.length`. */
@@ -128,22 +158,41 @@ export function orderFeatures(cands: readonly Candidate[], ctx: OrderContext): O
   const bestSemantic = Math.max(1e-9, ...cands.map((c) => c.channels.semantic));
   const distinct = new Set(ctx.authors.values());
   const named = distinct.size >= 2 ? namedSpeakers(ctx.query, distinct) : new Set<string>();
+  const place = new Map(cands.map((c, i) => [c.id, i]));
+  /** The best window place of a memory's adjacent turns: its previous turn's, and that of the window memory whose previous turn it is. */
+  const adjacentPlace = new Map<string, number>();
+  const closer = (id: string, p: number | undefined): void => { if (p !== undefined && p < (adjacentPlace.get(id) ?? Infinity)) adjacentPlace.set(id, p); };
+  cands.forEach((c, i) => {
+    const previous = ctx.turns.get(c.id)?.previous;
+    if (previous === undefined) return;
+    closer(c.id, place.get(previous));
+    closer(previous, i);
+  });
+  const headSessions = new Map<string, number>();
+  for (const c of cands.slice(0, SESSION_HEAD)) {
+    const session = ctx.turns.get(c.id)?.session;
+    if (session !== undefined) headSessions.set(session, (headSessions.get(session) ?? 0) + 1);
+  }
   return cands.map((c) => {
     const text = body(c.content);
     const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
     const who = ctx.authors.get(c.id);
+    const turn = ctx.turns.get(c.id);
     return {
       lexicalRank: Math.log(1 + (lexical.get(c.id) as number)),
       semanticRank: Math.log(1 + (semantic.get(c.id) as number)),
       lexical: c.channels.lexical,
       semantic: c.channels.semantic / bestSemantic,
-      question: /\?\s*$/.test(text) ? 1 : 0,
+      question: asks(c.content) ? 1 : 0,
       short: words < SHORT_WORDS ? 1 : 0,
       long: words >= LONG_WORDS ? 1 : 0,
       firstPerson: /\b(I|my|me|mine|we|our|us|I'm|I've|I'd|I'll|we're|we've)\b/.test(text) ? 1 : 0,
       namedAuthor: who !== undefined && named.has(who) ? 1 : 0,
       otherAuthor: who !== undefined && named.size > 0 && !named.has(who) ? 1 : 0,
       nearBest: ctx.nearBest.has(c.id) ? 1 : 0,
+      sameSession: Math.log(1 + (turn ? headSessions.get(turn.session) ?? 0 : 0)),
+      neighbourPlace: -Math.log(1 + (adjacentPlace.get(c.id) ?? cands.length)),
+      answersQuestion: turn?.previousAsks ? 1 : 0,
     };
   });
 }
@@ -175,6 +224,9 @@ function describe(f: OrderFeature, x: OrderFeatures, window: number): string {
     case 'namedAuthor': return absent ? 'not written by the person asked about' : 'written by the person asked about';
     case 'otherAuthor': return absent ? 'not by another speaker' : 'by another speaker than the person asked about';
     case 'nearBest': return absent ? 'not next to one of the best matches' : 'next to one of the best matches';
+    case 'sameSession': { const n = Math.round(Math.exp(x.sameSession) - 1); return n === 0 ? 'from a conversation none of the best ten are from' : `its conversation holds ${n} of the best ten`; }
+    case 'neighbourPlace': { const r = Math.round(Math.exp(-x.neighbourPlace) - 1); return r >= window ? 'the turns beside it do not match' : `the turn beside it ranked ${r + 1}${ordinal(r + 1)}`; }
+    case 'answersQuestion': return absent ? 'not a reply to a question' : 'a reply to a question';
   }
 }
 

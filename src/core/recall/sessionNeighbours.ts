@@ -28,8 +28,9 @@ interface Row { id: string; content: string; type: string; created_at: string; s
 /** A turn of a session around a memory, with its author. */
 export type SessionTurn = NeighbourRow & { readonly who: string | null };
 
-/** A memory's place in its session: its author and the up-to-`span` live turns before and after it, nearest first. */
+/** A memory's place in its session: its session, its author and the up-to-`span` live turns before and after it, nearest first. */
 export interface SessionPlace {
+  readonly session: string;
   readonly who: string | null;
   readonly before: readonly SessionTurn[];
   readonly after: readonly SessionTurn[];
@@ -52,8 +53,30 @@ export function loadSessionPlaces(db: SqlReader, ids: readonly string[], span: n
     if (!self) continue;
     const before = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid < ? AND ${f.sql} ORDER BY m.rowid DESC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
     const after = db.all<Row>(`SELECT ${cols} FROM memories m WHERE m.session_key = ? AND m.rowid > ? AND ${f.sql} ORDER BY m.rowid ASC LIMIT ?`, [self.session_key, self.rowid, ...f.params, span]);
-    out.set(id, { who: self.who, before: before.map(toTurn), after: after.map(toTurn) });
+    out.set(id, { session: self.session_key, who: self.who, before: before.map(toTurn), after: after.map(toTurn) });
   }
+  return out;
+}
+
+/** A memory's session and the live turn right before it there (under the recall filter), if any. */
+export interface PreviousTurn {
+  readonly session: string;
+  readonly previous?: { readonly id: string; readonly content: string };
+}
+
+/**
+ * Each of `ids`' session and previous turn in one statement (a correlated index lookup per id inside
+ * the engine): the previous turn loadSessionPlaces reads with two statements per id, for a whole window at once.
+ */
+export function loadPreviousTurns(db: SqlReader, ids: readonly string[], filter: MemoryFilter): Map<string, PreviousTurn> {
+  const out = new Map<string, PreviousTurn>();
+  if (ids.length === 0) return out;
+  const f = filterClause(filter, 'q');
+  const rows = db.all<{ id: string; session: string; previous: string | null; content: string | null }>(
+    `SELECT c.id AS id, c.session_key AS session, p.id AS previous, p.content AS content FROM memories c
+     LEFT JOIN memories p ON p.rowid = (SELECT q.rowid FROM memories q WHERE q.session_key = c.session_key AND q.rowid < c.rowid AND ${f.sql} ORDER BY q.rowid DESC LIMIT 1)
+     WHERE c.id IN (${ids.map(() => '?').join(',')}) AND c.session_key IS NOT NULL`, [...f.params, ...ids]);
+  for (const r of rows) out.set(r.id, { session: r.session, ...(r.previous !== null ? { previous: { id: r.previous, content: r.content ?? '' } } : {}) });
   return out;
 }
 

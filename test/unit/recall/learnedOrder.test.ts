@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { explainText } from '../../../src/core/recall/explainText';
 import { applyLearnedOrder, isDialogue, isPersonName, learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
-import type { LearnedOrderWeights, OrderContext, OrderFeatures } from '../../../src/core/recall/learnedOrder';
+import type { LearnedOrderWeights, OrderContext, OrderFeatures, TurnContext } from '../../../src/core/recall/learnedOrder';
 import type { Candidate } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 
@@ -16,7 +16,7 @@ function weights(w: Partial<LearnedOrderWeights>): LearnedOrderWeights {
   return { ...Object.fromEntries(ORDER_FEATURES.map((f) => [f, 0])), position: 1, ...w } as LearnedOrderWeights;
 }
 
-const dialogue = (over: Partial<OrderContext> = {}): OrderContext => ({ query: 'What did Noah catch?', authors: new Map(), nearBest: new Set(), dialogue: true, ...over });
+const dialogue = (over: Partial<OrderContext> = {}): OrderContext => ({ query: 'What did Noah catch?', authors: new Map(), nearBest: new Set(), turns: new Map(), dialogue: true, ...over });
 
 describe('learned order (learnedOrder.ts)', () => {
   it('reads each memory\'s form, its author and the arms\' ranks', () => {
@@ -34,6 +34,25 @@ describe('learned order (learnedOrder.ts)', () => {
     assert.equal(a.lexicalRank, Math.log(1 + 3), 'no keyword evidence ranks after every candidate');
     assert.equal(a.semanticRank, 0);
     assert.equal(s.semantic, 0.5, 'meaning is relative to the window\'s best');
+  });
+
+  it('reads how many of the best ten share its session, how high the turns beside it rank, and whether it replies to a question', () => {
+    // Twelve window memories: a1..a3 are consecutive turns of session A, the rest one each of other sessions.
+    const ids = ['a2', 'x1', 'a1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'a3', 'x9'];
+    const cands = ids.map((id, i) => cand(id, 1 - i * 0.05, `${id}: words`));
+    const turns = new Map<string, TurnContext>(ids.map((id) => [id, { session: id.startsWith('a') ? 'A' : id, previousAsks: false }]));
+    turns.set('a2', { session: 'A', previous: 'a1', previousAsks: true });
+    turns.set('a3', { session: 'A', previous: 'a2', previousAsks: false });
+    const x = orderFeatures(cands, dialogue({ turns }));
+    const of = (id: string): OrderFeatures => x[ids.indexOf(id)] as OrderFeatures;
+    assert.equal(of('a2').sameSession, Math.log(1 + 2), 'a1 and a2 are in the best ten; a3 (11th) is not counted');
+    assert.equal(of('a3').sameSession, Math.log(1 + 2), 'a memory outside the ten still gets its session\'s count');
+    assert.equal(of('x1').sameSession, Math.log(1 + 1));
+    assert.equal(of('x9').sameSession, 0, 'a session without any of the best ten');
+    assert.equal(of('a1').neighbourPlace, -Math.log(1 + 0), 'the turn after it ranks first');
+    assert.equal(of('a2').neighbourPlace, -Math.log(1 + 2), 'the better of a1 (3rd) and a3 (11th)');
+    assert.equal(of('x1').neighbourPlace, -Math.log(1 + ids.length), 'no neighbour in the window');
+    assert.deepEqual(ids.map((id) => of(id).answersQuestion), ids.map((id) => (id === 'a2' ? 1 : 0)));
   });
 
   it('orders by −position·ln(1 + place) + Σ w·x, ties keeping the earlier order', () => {
@@ -55,6 +74,8 @@ describe('learned order (learnedOrder.ts)', () => {
     const down = out[1]?.explain.penalties.find((b) => b.stage === 'learnedOrder');
     assert.equal(down?.note, 'moved down from 1st to 2nd: a question, not a statement, not written by the person asked about');
     assert.equal(out[2]?.explain.boosts.length, 0, 'a memory that kept its place has no line');
+    const replies = applyLearnedOrder([cand('q', 0.9, 'Mia: What did you catch?'), cand('a', 0.6, 'Noah: Three trout.')], dialogue({ turns: new Map([['a', { session: 's', previous: 'q', previousAsks: true }], ['q', { session: 's', previousAsks: false }]]) }), { enabled: true, weights: weights({ answersQuestion: 2 }) });
+    assert.equal(replies[0]?.explain.boosts.find((b) => b.stage === 'learnedOrder')?.note, 'moved up from 2nd to 1st: a reply to a question');
     const why = explainText(out[0]?.explain as Candidate['explain'], { best: 0.9 });
     assert.ok(why.some((l) => l.startsWith('Learned order: moved up from 2nd to 1st: written by the person asked about')), why.join('\n'));
   });
@@ -90,16 +111,20 @@ describe('learned order (learnedOrder.ts)', () => {
     try {
       await store.write('t', (w) => {
         const rows: [string, string | null, string][] = [['d1', 'Mia', 'talk'], ['d2', 'Noah', 'talk'], ['d3', 'Mia', 'talk'], ['d4', 'Noah', 'talk'], ['d5', 'Mia', 'talk'], ['d6', 'Noah', 'talk'], ['n1', 'codex', 'notes'], ['n2', 'codex', 'notes'], ['n3', 'aider', 'notes']];
-        rows.forEach(([id, who, session], i) => w.run('INSERT INTO memories (id, content, type, who, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, id, 'fact', who, session, `2026-01-01T00:00:0${i}.000Z`, `2026-01-01T00:00:0${i}.000Z`]));
+        rows.forEach(([id, who, session], i) => w.run('INSERT INTO memories (id, content, type, who, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, id === 'd2' ? 'Noah: what now?' : id, 'fact', who, session, `2026-01-01T00:00:0${i}.000Z`, `2026-01-01T00:00:0${i}.000Z`]));
       });
       const filter = {};
       const talk = store.read((db) => loadOrderContext(db, [cand('d3', 1, 'd3'), cand('n1', 0.5, 'n1')], 'q', filter));
       assert.equal(talk.dialogue, true);
       assert.deepEqual([...talk.nearBest].sort(), ['d1', 'd2', 'd4', 'd5'], 'two turns each side, not the turn itself');
       assert.equal(talk.authors.get('d3'), 'Mia');
+      assert.deepEqual(talk.turns.get('d3'), { session: 'talk', previous: 'd2', previousAsks: true }, 'd2 asks, d3 replies');
+      assert.deepEqual(talk.turns.get('n1'), { session: 'notes', previousAsks: false }, 'every window memory\'s turn, not only the best\'s');
+      const wide = store.read((db) => loadOrderContext(db, ['d3', 'd1', 'd6', 'd5', 'n3'].map((id, i) => cand(id, 1 - i / 10, id)), 'q', filter));
+      assert.deepEqual(['d5', 'n3'].map((id) => wide.turns.get(id)), [{ session: 'talk', previous: 'd4', previousAsks: false }, { session: 'notes', previous: 'n2', previousAsks: false }], 'beyond the best three too');
       const notes = store.read((db) => loadOrderContext(db, [cand('n2', 1, 'n2'), cand('d3', 0.5, 'd3')], 'q', filter));
       assert.equal(notes.dialogue, false, 'the best is a note among notes: the stage stays out');
-      assert.equal(notes.nearBest.size + notes.authors.size, 0, 'and reads nothing more');
+      assert.equal(notes.nearBest.size + notes.authors.size + notes.turns.size, 0, 'and reads nothing more');
       const mixed = store.read((db) => loadOrderContext(db, [cand('d2', 1, 'd2'), cand('n2', 0.8, 'n2'), cand('d5', 0.5, 'd5')], 'q', filter));
       assert.deepEqual([...mixed.nearBest].sort(), ['d1', 'd3', 'd4', 'd6'], 'a later best that is a note adds no neighbours; one that is a dialogue turn does');
     } finally {

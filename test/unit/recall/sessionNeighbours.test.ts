@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
-import { expandSessionNeighbours, loadSessionNeighbours } from '../../../src/core/recall/sessionNeighbours';
+import { expandSessionNeighbours, loadPreviousTurns, loadSessionNeighbours } from '../../../src/core/recall/sessionNeighbours';
 import type { NeighbourRow } from '../../../src/core/recall/sessionNeighbours';
 import { emptyChannels } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
@@ -68,6 +68,16 @@ describe('session neighbourhood expansion', () => {
       assert.equal(n.has('missing'), false);
       const wide = store.read((db) => loadSessionNeighbours(db, ['s1-1'], 2, {}));
       assert.deepEqual(wide.get('s1-1')?.map((r) => r.id), ['s1-2', 's1-4']);
+    });
+
+    it('reads a whole window\'s previous turns in one statement, with the same rules', () => {
+      const p = store.read((db) => loadPreviousTurns(db, ['s1-4', 's1-1', 's2-1', 'lone', 'missing'], {}));
+      assert.deepEqual(p.get('s1-4'), { session: 's1', previous: { id: 's1-2', content: 'turn s1-2' } }, 's1-3 is deleted: the live turn before it');
+      assert.deepEqual(p.get('s1-1'), { session: 's1' }, 'the first turn of its session');
+      assert.deepEqual(p.get('s2-1'), { session: 's2' }, 's1-1 is before it, but in another session');
+      assert.equal(p.has('lone') || p.has('missing'), false);
+      const later = store.read((db) => loadPreviousTurns(db, ['s1-4'], { since: '2027-01-01T00:00:00.000Z' }));
+      assert.deepEqual(later.get('s1-4'), { session: 's1' }, 'the recall filter applies to the previous turn');
     });
   });
 });
