@@ -2,7 +2,9 @@
  * `agent-memory recall [--limit K] [--json] [--explain] [--all] [--session S] [--project P]
  *  [--only lexical|vector] QUERY` and `agent-memory recall --stdin` (one JSON request a line
  * {query, limit?, session?, only?, project?} in, one JSON array of results a line out, in one
- * long-lived process). A result is {id, sourceId, content, score, type, createdAt, explain?}.
+ * long-lived process). A result is {id, sourceId, content, score, relevance, type, createdAt,
+ * explain?}: `score` ranks within one recall (ranking steps can lift it above 1), `relevance` is it
+ * over the recall's best score, on 0–1 (what --explain shows in brackets).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

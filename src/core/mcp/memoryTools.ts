@@ -28,7 +28,9 @@ export interface RecallHit {
   readonly content: string;
   readonly createdAt: string;
   readonly type: string;
+  /** The ranking score (compare within one recall; it can exceed 1) and the 0–1 relevance against the best result. */
   readonly score: number;
+  readonly relevance: number;
   /** 'current', or superseded / partly-superseded with the replacement when known. */
   readonly currentness: { readonly status: 'current' | 'superseded' | 'partly-superseded'; readonly replacement?: string; readonly replacementId?: string };
   readonly why: string;
@@ -49,7 +51,7 @@ export function shortWhy(r: RecallResult): string {
 export function recallHit(r: RecallResult): RecallHit {
   const c = r.currentness;
   return {
-    id: r.id, content: r.content, createdAt: r.createdAt, type: r.type, score: Number(r.score.toFixed(4)),
+    id: r.id, content: r.content, createdAt: r.createdAt, type: r.type, score: Number(r.score.toFixed(4)), relevance: r.relevance,
     currentness: c ? { status: c.status, ...(c.replacement ? { replacement: c.replacement } : {}), ...(c.replacementId ? { replacementId: c.replacementId } : {}) } : { status: 'current' },
     why: shortWhy(r),
   };

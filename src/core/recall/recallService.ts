@@ -8,6 +8,7 @@
  */
 import { isoFromMs } from '../clock';
 import type { MemoryStore } from '../store/storeTypes';
+import { relevanceOf } from './explainText';
 import { rankRecall } from './recallPipeline';
 import type { RankedRecall } from './recallPipeline';
 import { effectiveConfig, validateRequest } from './recallRequest';
@@ -34,8 +35,10 @@ export function sessionSource(c: Candidate): string {
   return s[0] ?? 'recall';
 }
 
-export function toResult(c: Candidate, withExplain: boolean): RecallResult {
-  const base = { id: c.id, sourceId: c.sourceId, content: c.content, score: Math.round(c.score * 10_000) / 10_000, type: c.type, createdAt: c.createdAt, ...(c.currentness ? { currentness: c.currentness } : {}) };
+/** A result as callers get it; `best` is the best score of the same recall (relevance is relative to it). */
+export function toResult(c: Candidate, withExplain: boolean, best: number): RecallResult {
+  const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+  const base = { id: c.id, sourceId: c.sourceId, content: c.content, score: round(c.score), relevance: round(relevanceOf(c.score, best)), type: c.type, createdAt: c.createdAt, ...(c.currentness ? { currentness: c.currentness } : {}) };
   return withExplain ? { ...base, explain: c.explain } : base;
 }
 
@@ -81,7 +84,8 @@ export async function recallDetailed(store: MemoryStore, req: RecallRequest, dep
   const vectors = deps.vectors ?? (deps.embedder ? vectorIndexFor(store, deps.embedder.id, deps.embedder.dims) : undefined);
   const ranked = await rankRecall(store, req, deps, cfg, vectors);
   const bookkeeping = ranked.results.length > 0 || ranked.lexicalIds.length > 0 ? bookkeepingEntry(ranked, req, isoFromMs(deps.clock.now()), cfg.topK) : undefined;
-  return { ...ranked, items: ranked.results.map((c) => toResult(c, withExplain)), bookkeeping };
+  const best = Math.max(0, ...ranked.results.map((c) => c.score));
+  return { ...ranked, items: ranked.results.map((c) => toResult(c, withExplain, best)), bookkeeping };
 }
 
 export async function recall(store: MemoryStore, req: RecallRequest, deps: RecallDeps): Promise<RecallResult[]> {

@@ -74,7 +74,13 @@ export interface RecallResult {
   readonly id: string;
   readonly sourceId: string | null;
   readonly content: string;
+  /**
+   * The ranking score: compare it only with other results of the same recall. Ranking steps
+   * multiply it, so it can exceed 1 (a decision with detail that replaces an older memory).
+   */
   readonly score: number;
+  /** The score over the best score of the same recall, on 0–1 (1 = the best result): what "Why" shows. */
+  readonly relevance: number;
   readonly type: string;
   readonly createdAt: string;
   readonly explain?: Explain;

@@ -59,7 +59,8 @@ export function mergeServerHits<T extends RecallOutcome>(out: T, answer: ServerR
     .map((x) => x.c);
   const serverIds = new Set(extra.map((c) => c.id));
   const fromServer = merged.filter((c) => serverIds.has(c.id)).map((c) => c.id);
-  const outcome = { ...out, results: merged, items: merged.map((c) => toResult(c, withExplain)), notes: [...out.notes, ...answer.notes] };
+  const best = Math.max(0, ...merged.map((c) => c.score));
+  const outcome = { ...out, results: merged, items: merged.map((c) => toResult(c, withExplain, best)), notes: [...out.notes, ...answer.notes] };
   return { outcome, fromServer };
 }
 

@@ -5,7 +5,7 @@ import { levelLogger } from '../../../src/extension/host/levelLogger';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
 
 const result: RecallResult = {
-  id: 'm1', sourceId: 'https://example.com/doc', content: 'We use [SQLite](x) with *WAL*.\nSecond line.', score: 0.8123, type: 'decision', createdAt: '2026-03-04T05:06:07.000Z',
+  id: 'm1', sourceId: 'https://example.com/doc', content: 'We use [SQLite](x) with *WAL*.\nSecond line.', score: 0.8123, relevance: 1, type: 'decision', createdAt: '2026-03-04T05:06:07.000Z',
   explain: {
     channels: { lexical: 0.5, semantic: 0.7, hint: 0, traversal: 0.1 }, fused: 0.62, sources: ['lexical', 'vector'], termsHit: 2, termCount: 3,
     boosts: [{ stage: 'graphBoost', delta: 0.15, note: 'linked to sqlite' }], penalties: [{ stage: 'hub', factor: 0.7 }], notes: ['reranked'], score: 0.8123,
@@ -57,7 +57,7 @@ describe('@memory answer formatting', () => {
 });
 
 describe('currentness in answers, tool output and the memories-only answer', () => {
-  const base = { sourceId: null, score: 0.5, type: 'decision' } as const;
+  const base = { sourceId: null, score: 0.5, relevance: 0.5, type: 'decision' } as const;
   const stale: RecallResult = { ...base, id: 'old', content: 'We store the reading list in a JSON file.', createdAt: '2026-06-02T00:00:00Z', score: 0.9,
     currentness: { status: 'superseded', replacement: 'Move the reading list from the JSON file to SQLite.', replacementId: 'new' } };
   const current: RecallResult = { ...base, id: 'new', content: 'Move the reading list from the JSON file to SQLite.', createdAt: '2026-06-23T00:00:00Z', score: 0.8 };

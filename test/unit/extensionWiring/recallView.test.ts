@@ -4,7 +4,7 @@ import { recallResultDecoder } from '../../../src/shared/knowledgeProtocol';
 import { runDecoder } from '../../../src/shared/decode';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
 
-const base: RecallResult = { id: 'old', sourceId: null, content: 'We store the reading list in a JSON file.', score: 0.5, type: 'decision', createdAt: '2026-06-01T00:00:00.000Z' };
+const base: RecallResult = { id: 'old', sourceId: null, content: 'We store the reading list in a JSON file.', score: 0.5, relevance: 1, type: 'decision', createdAt: '2026-06-01T00:00:00.000Z' };
 
 describe('recall playground view of currentness', () => {
   it('marks a superseded memory with its replacement, and the view passes the protocol decoder', () => {

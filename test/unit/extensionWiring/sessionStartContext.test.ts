@@ -3,7 +3,7 @@ import { answerPrompt } from '../../../src/extension/chat/recallFormat';
 import { sessionStartMarkdown, sessionStartPromptSection, sessionStartToolText } from '../../../src/extension/chat/sessionStartContext';
 import type { RecallResult } from '../../../src/core/recall/recallTypes';
 
-const recalled: RecallResult = { id: 'r1', sourceId: null, content: 'The shelf service stores reading lists in SQLite.', score: 0.9, type: 'decision', createdAt: '2026-03-04T05:06:07.000Z' };
+const recalled: RecallResult = { id: 'r1', sourceId: null, content: 'The shelf service stores reading lists in SQLite.', score: 0.9, relevance: 1, type: 'decision', createdAt: '2026-03-04T05:06:07.000Z' };
 const started = [
   { id: 's1', content: 'We deploy with\n Docker   compose.' },
   { id: 's2', content: 'Port [4310](command:x) is *the* server port.' },

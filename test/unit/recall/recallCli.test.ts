@@ -7,6 +7,8 @@ import { parseArgs } from '../../../src/cli/args';
 import { makeRecallCommand, formatResults } from '../../../src/cli/commands/recall';
 import { runCli } from '../../../src/cli/run';
 import { fakeEmbedder } from './fakeEmbedder';
+import { toResult } from '../../../src/core/recall/recallService';
+import { cand } from './candidateFixture';
 
 interface Captured { out: string[]; err: string[]; io: { stdout(s: string): void; stderr(s: string): void } }
 function capture(): Captured {
@@ -32,12 +34,22 @@ describe('recall CLI', () => {
     return { ...c, code };
   };
 
-  it('prints a JSON array of {id, sourceId, content, score, type, createdAt}', async () => {
+  it('prints a JSON array of {id, sourceId, content, score, relevance, type, createdAt}', async () => {
     const r = await run(['--json', '--limit', '2', 'which database does the API use']);
     assert.equal(r.code, 0);
     const arr = JSON.parse(r.out.join('')) as Array<Record<string, unknown>>;
     assert.match(String(arr[0]?.content), /PostgreSQL/);
-    assert.deepEqual(Object.keys(arr[0]!).sort(), ['content', 'createdAt', 'id', 'score', 'sourceId', 'type']);
+    assert.deepEqual(Object.keys(arr[0]!).sort(), ['content', 'createdAt', 'id', 'relevance', 'score', 'sourceId', 'type']);
+    // relevance is the score over the best score of the recall, on 0–1, whatever the scores' size.
+    assert.equal(arr[0]?.relevance, 1);
+    for (const x of arr) assert.ok(Math.abs((x.relevance as number) - (x.score as number) / (arr[0]?.score as number)) < 1e-3, JSON.stringify(x));
+  });
+
+  it('keeps relevance on 0–1 when ranking steps lift a score above 1', () => {
+    const c = cand('a', 1.11214, { content: 'Decision: move the reading list to SQLite.' });
+    const top = toResult(c, false, 1.11214), other = toResult(cand('b', 0.55607), false, 1.11214);
+    assert.deepEqual([top.score, top.relevance, other.score, other.relevance], [1.1121, 1, 0.5561, 0.5]);
+    assert.equal(toResult(cand('z', 0), false, 0).relevance, 0, 'an empty recall has no best to compare with');
   });
 
   it('prints the score breakdown with --explain', async () => {

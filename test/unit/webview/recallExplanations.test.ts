@@ -9,7 +9,7 @@ import { FakeKnowledgeSource } from './fakeKnowledgeSource';
 
 function result(id: string, score: number, content = `memory ${id}`): RecallResult {
   return {
-    id, content, score, type: 'decision', createdAt: '2026-08-29T10:00:00.000Z', sourceId: null,
+    id, content, score, relevance: Math.min(1, score), type: 'decision', createdAt: '2026-08-29T10:00:00.000Z', sourceId: null,
     explain: { channels: { lexical: 0.5, semantic: 0.6, hint: 0, traversal: 0 }, fused: score, sources: ['lexical', 'semantic'], termsHit: 2, termCount: 3, boosts: [], penalties: [], notes: [], score },
   };
 }
