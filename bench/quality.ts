@@ -24,7 +24,9 @@
  * setting), so the bench measures what users run (bench/benchEngine.ts). The ablation rows toggle
  * one default each and cover every stage of RECALL_STAGES (STAGE_ABLATIONS; the bench refuses to
  * run when a stage has none); a summary prints each row's change against full and, on the real
- * set, on how many conversations R@10 rose or fell.
+ * set, on how many conversations R@10 rose or fell. On the real set the learned order is also
+ * scored held out: each conversation with the weights bench/trainOrder.ts fitted on the others
+ * (the folds in bench/results/trainOrder.json; skipped, saying why, when they are missing or stale).
  *
  *   npx tsx bench/quality.ts [--quick] [--no-sweep] [--variants a,b] [--synthetic-only | --real-only] [--out file.json]
  * (one set alone writes bench/results/quality-synthetic.json or quality-real.json)
@@ -81,8 +83,13 @@ const OUT_FILE = ((): string | undefined => { const i = process.argv.indexOf('--
  * measure beside the standard rows (a constant sweep on the same stores, without editing the bench).
  */
 const EXTRA_VARIANTS: Variant[] = process.env.AGENT_MEMORY_QUALITY_EXTRA ? JSON.parse(process.env.AGENT_MEMORY_QUALITY_EXTRA) as Variant[] : [];
-/** `--combinations`: also score every combination of COMBINATION_LABELS' toggles and cross-validate the choice (stageCombinations.ts). */
+/**
+ * `--combinations [label,label,…]`: also score every combination of those toggles (default
+ * COMBINATION_LABELS; a label names a row without its "no " / "with ") and cross-validate the
+ * choice (stageCombinations.ts).
+ */
 const COMBINATIONS = process.argv.includes('--combinations');
+const COMBINATIONS_ASKED = ((): string[] | undefined => { const next = process.argv[process.argv.indexOf('--combinations') + 1]; return COMBINATIONS && next && !next.startsWith('--') ? next.split(',').map((x) => x.trim()) : undefined; })();
 const ONLY_VARIANTS = ((): string[] | undefined => { const i = process.argv.indexOf('--variants'); return i >= 0 ? (process.argv[i + 1] ?? '').split(',') : undefined; })();
 
 /** Memory vectors cached in the temp folder by model and content (embedding 2k texts is the slow part). */
@@ -455,11 +462,15 @@ async function stageChoice(set: EvalSet, results: Record<string, SetRun>, all: r
  * The switches whose fold-rule verdicts sat at the margin in the sixth round (docs/recall-design.md):
  * their every combination is scored with `--combinations` (2^6 runs of a set).
  */
-const COMBINATION_LABELS = ['currentness', 'cosine normalisation', 'rerank', 'facet coverage', 'temporal prior', 'graph boost'];
+const COMBINATION_LABELS = COMBINATIONS_ASKED ?? ['currentness', 'cosine normalisation', 'rerank', 'facet coverage', 'temporal prior', 'graph boost'];
 
 /** Every combination of COMBINATION_LABELS' toggle rows on `set`, and the leave-one-part-out choice among them. */
 async function combinationChoice(set: EvalSet, all: readonly Variant[]): Promise<CombinationChoice> {
-  const rows = COMBINATION_LABELS.map((label) => rowsOf(label).find((n) => all.some((x) => x.name === n)) as string);
+  const rows = COMBINATION_LABELS.map((label) => {
+    const row = rowsOf(label).find((n) => all.some((x) => x.name === n));
+    if (!row) throw new Error(`--combinations: no row "no ${label}" or "with ${label}" (rows: ${all.map((x) => x.name).join(', ')})`);
+    return row;
+  });
   const scored = new Map<string, CombinationScores>();
   for (const flipped of subsets(rows)) {
     const name = flipped.length ? flipped.join(' + ') : 'defaults';
@@ -479,6 +490,40 @@ function printCombinationChoice(name: string, c: CombinationChoice): void {
   console.log(`  the defaults: R@10 ${c.defaults.recallAt10.toFixed(3)}, rank ${at + 1} of ${c.ranking.length}`);
   for (const [p, f] of Object.entries(c.folds)) console.log(`  held out ${p.padEnd(8)} chosen [${f.chosen}]  held-out ${fmtScore(f.heldOut)}  defaults ${fmtScore(f.defaults)}`);
   console.log(`${name} combination choice cross-validated R@5 R@10 MRR ${fmtScore(c.crossValidated)}   defaults ${fmtScore(c.defaults)}`);
+}
+
+/** The learned order's held-out figures: each conversation recalled with the weights fitted without it. */
+interface LearnedOrderHeldOut { folds: Record<string, { heldOut: AggregateScore; shipped: AggregateScore }>; crossValidated: AggregateReport; shipped: AggregateReport }
+
+/**
+ * Each part recalled through the engine with the learned-order weights bench/trainOrder.ts fitted
+ * on the other parts (its `folds` in bench/results/trainOrder.json), so the held-out figure of the
+ * learned order comes from here like every other figure. Undefined, with the reason printed, when
+ * that file is missing or was written for other features or other conversations.
+ */
+async function learnedOrderHeldOut(set: EvalSet, full: SetRun): Promise<LearnedOrderHeldOut | undefined> {
+  const file = join(__dirname, 'results', 'trainOrder.json');
+  const trained = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as { folds?: Record<string, { weights: Record<string, number> }> } : undefined;
+  const folds = trained?.folds ?? {};
+  const keys = Object.keys(DEFAULT_SEARCH_CONFIG.learnedOrder.weights).sort().join(',');
+  const stale = set.parts.find((p) => !folds[p.id] || Object.keys(folds[p.id]?.weights ?? {}).sort().join(',') !== keys);
+  if (stale) { console.log(`${set.name} learned order held out: skipped (bench/results/trainOrder.json has no fold for ${stale.id} with today's features; run bench/trainOrder.ts)`); return undefined; }
+  const out: LearnedOrderHeldOut['folds'] = {};
+  const held: QuestionScore[] = [];
+  for (const part of set.parts) {
+    const weights = (folds[part.id] as { weights: Record<string, number> }).weights;
+    const run = await runSet(set, v(`learned order fitted without ${part.id}`, {}, { learnedOrder: { weights } as SearchConfigInput['learnedOrder'] }), [part.id]);
+    out[part.id] = { heldOut: run.byPart[part.id] as AggregateScore, shipped: full.byPart[part.id] as AggregateScore };
+    held.push(...(run.scores[part.id] as QuestionScore[]));
+  }
+  return { folds: out, crossValidated: aggregate(held), shipped: full.overall };
+}
+
+function printLearnedOrderHeldOut(name: string, h: LearnedOrderHeldOut): void {
+  console.log(`\n${name} learned order held out (each conversation with the weights fitted on the others; R@5 R@10 MRR):`);
+  for (const [p, f] of Object.entries(h.folds)) console.log(`  ${p.padEnd(8)} held-out ${fmtScore(f.heldOut)}  shipped weights ${fmtScore(f.shipped)}`);
+  console.log(`${name} learned order cross-validated ${fmt(h.crossValidated)}   shipped weights ${fmt(h.shipped)}`);
+  for (const [cat, sc] of Object.entries(h.crossValidated.byCategory)) console.log(`${name} learned order cross-validated, category ${cat} (${sc.count}): R@5 R@10 MRR ${fmtScore(sc)}`);
 }
 
 function printStageChoice(name: string, c: StageChoice): void {
@@ -534,11 +579,14 @@ async function main(): Promise<void> {
       }
       const choice = set.parts.length > 1 && results.full ? await stageChoice(set, results, variants()) : undefined;
       if (choice) printStageChoice(set.name, choice);
+      const heldOrder = set.parts.length > 1 && results.full ? await learnedOrderHeldOut(set, results.full) : undefined;
+      if (heldOrder) printLearnedOrderHeldOut(set.name, heldOrder);
       const combos = COMBINATIONS && set.parts.length > 1 ? await combinationChoice(set, variants()) : undefined;
       if (combos) printCombinationChoice(set.name, combos);
       out[set.name] = {
         ...(choice ? { stageChoice: { rule: choice.rule, folds: choice.folds, crossValidated: choice.cv, tuned: choice.tuned.overall } } : {}),
         ...(combos ? { combinationChoice: { labels: COMBINATION_LABELS, ...combos } } : {}),
+        ...(heldOrder ? { learnedOrderHeldOut: heldOrder } : {}),
         questions: set.parts.reduce((n, p) => n + p.questions.length, 0), parts: set.parts.map((p) => p.id),
         alphaSweep: Object.fromEntries(Object.entries(sweep).map(([k, x]) => [k, x.overall.overall])),
         ...(loo ? { alphaLeaveOneOut: loo } : {}),

@@ -1,19 +1,21 @@
 /**
- * Learned order (docs/recall-design.md, "Seventh round"): the window's memories are reordered by a
- * small linear model over what the earlier stages do not weigh together — where each arm ranked
- * the memory, whether the memory states something or asks, how long it is, whether its author is
- * the person the question names, whether it sits right next to one of the best matches in its
- * session, how many of the best ten share its session, how high the turns either side of it rank,
- * and whether it replies to a question. It reorders only when the best memory is a turn of a dialogue between two people
- * (isDialogue): the model was learned on such conversations, and on notes it weighs the wrong things. The weights are
- * learned on the development conversations by `bench/trainOrder.ts`
+ * Learned order (docs/recall-design.md, "Seventh round" and "Eighth round"): the window's memories
+ * are reordered by a small linear model over what the earlier stages do not weigh together — where
+ * each arm ranked the memory, whether the memory states something or asks, how long it is, whether
+ * its author is the person the question names, whether it sits right next to one of the best
+ * matches in its session, how many of the best ten share its session, how high the turns either
+ * side of it rank, and whether it replies to a question. It reorders only when the best memory is a
+ * turn of a dialogue between two people (isDialogue): the model was learned on such conversations,
+ * and on notes it weighs the wrong things. The weights are learned on the development
+ * conversations by `bench/trainOrder.ts`
  * (logistic regression over the window, chosen and checked leave one conversation out) and kept in
  * learnedOrderWeights.ts; no text of those conversations is in the repository.
  *
  * The model is `−a · ln(1 + position) + Σ w_f · x_f` over the window as the earlier stages left it
  * (position 0 = their best). The window is put in the model's order and keeps its scores: the
- * memory the model puts k-th gets the k-th highest score, so scores stay on their 0–1 scale and
- * only the order changes; "Why" says how far a memory moved and the features that moved it most.
+ * memory the model puts k-th gets the k-th highest score, so scores stay on the scale the earlier
+ * stages left and only the order changes; "Why" says how far a memory moved and the features that
+ * moved it most.
  */
 import type { SqlReader } from '../store/storeTypes';
 import type { MemoryFilter } from './recallFilter';
