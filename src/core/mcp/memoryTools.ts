@@ -12,6 +12,7 @@ import { entityMemories } from '../graph/entityTreeQueries';
 import { forgetMemoryCompletely } from '../memory/forget';
 import { getPinnedEntities, pinEntity, unpinEntity } from '../pinning/pinning';
 import type { PinnedEntity, PinResult } from '../pinning/pinning';
+import { explainText } from '../recall/explainText';
 import type { RecallResult } from '../recall/recallTypes';
 import type { McpEngine } from './referenceGraph';
 
@@ -36,16 +37,18 @@ export interface RecallHit {
   readonly why: string;
 }
 
-/** A short why: the arms that found it, the query terms hit, the stages that moved it most. */
+/**
+ * A short why in the words "Why" uses (explainText.ts): how the memory was found and the first two
+ * ranking steps that changed it, with their change ("Found because it shares 2 of 3 words with the
+ * question; Detail: a decision, constraint or dated memory with enough detail (+20%)"). No stage
+ * ids and no memory ids: agents quote it to people.
+ */
 export function shortWhy(r: RecallResult): string {
-  const e = r.explain;
-  if (!e) return '';
-  const parts = [`found by ${e.sources.length ? e.sources.join(' + ') : 'no arm'}`];
-  if (e.termsHit !== undefined && e.termCount) parts.push(`${e.termsHit}/${e.termCount} query terms`);
-  if (e.channels.semantic > 0) parts.push(`similarity ${e.channels.semantic.toFixed(2)}`);
-  const moved = [...e.boosts, ...e.penalties].sort((a, b) => Math.abs(Math.log(b.factor ?? 1)) - Math.abs(Math.log(a.factor ?? 1))).slice(0, 2);
-  for (const m of moved) parts.push(`${m.stage}${m.factor !== undefined ? ` ×${m.factor.toFixed(2)}` : ''}`);
-  return parts.join('; ');
+  if (!r.explain) return '';
+  const [, found, ...rest] = explainText(r.explain);
+  // Stage lines end with their change in brackets ("(+20%)." / "(−0.05 on the score)."); notes do not.
+  const steps = rest.filter((l) => /\([+−]\d[^()]*\)\.$/.test(l)).slice(0, 2);
+  return [found, ...steps].filter((l): l is string => !!l).map((l) => l.replace(/\.$/, '')).join('; ');
 }
 
 export function recallHit(r: RecallResult): RecallHit {

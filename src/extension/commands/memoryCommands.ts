@@ -9,13 +9,14 @@ import { MemoryError } from '../../core/errors';
 import { listEntities } from '../../core/graph/graphQueries';
 import type { RememberResult } from '../../core/memory/remember';
 import type { RecallResult } from '../../core/recall/recallTypes';
-import { snippet, staleLabel } from '../chat/recallFormat';
+import { snippet } from '../chat/recallFormat';
 import type { GraphNode } from '../tree/graphTreeData';
 import { entityMemories } from '../../core/graph/entityTreeQueries';
 import { AGENT_ID, forget, recallMemories, rememberText, setEntityPinned } from '../actions/memoryActions';
 import { memoryUri } from '../documents/memoryDocuments';
 import type { Services } from '../host/services';
 import { inform, registerSafe } from './commandUtil';
+import { recallPickItems } from './recallPickText';
 
 export interface RecallCommandOptions {
   /** false: return the results without showing the quick pick (programmatic use). */
@@ -50,10 +51,7 @@ export async function recallCommand(services: Services, query?: unknown, options
   const results = await recallMemories(rt, q);
   if (options.showPicker === false) return results;
   if (results.length === 0) { inform(`No memory matches "${snippet(q, 60)}".`); return results; }
-  const pick = await vscode.window.showQuickPick(results.map((r) => ({
-    label: snippet(r.content, 100), description: `${r.type} · ${r.createdAt.slice(0, 10)} · score ${r.score.toFixed(2)}${r.currentness ? ` · ${staleLabel(r, results, 80) ?? ''}` : ''}`,
-    detail: r.explain ? `found by ${r.explain.sources.join(', ') || 'no arm'}` : undefined, id: r.id,
-  })), { title: `Memories for "${snippet(q, 60)}"`, matchOnDescription: true, matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(recallPickItems(results), { title: `Memories for "${snippet(q, 60)}"`, matchOnDescription: true, matchOnDetail: true });
   if (pick) await openMemory(pick.id);
   return results;
 }

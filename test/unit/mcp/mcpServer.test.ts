@@ -166,7 +166,8 @@ describe('agent-memory mcp (SDK client over stdio, dist/cli.js)', function () {
       assert.equal(hit?.id, remembered.id);
       assert.match(hit.createdAt, /^\d{4}-\d\d-\d\dT/);
       assert.equal(hit.currentness.status, 'current');
-      assert.match(hit.why, /found by/);
+      assert.match(hit.why, /^Found because it shares \d of \d words with the question/, hit.why);
+      assert.doesNotMatch(hit.why, /[0-9a-f]{8}-[0-9a-f]{4}|×|learnedOrder|currentness/, 'plain words, no ids or stage names');
       assert.ok(textOf(recall).includes('[' + hit.createdAt.slice(0, 10) + ']'));
 
       const entity = await call(c, 'memory_entity', { name: 'PostgreSQL' });
