@@ -93,15 +93,17 @@ export function answerPrompt(question: string, results: readonly RecallResult[],
 
 /**
  * memory_recall's text for a model: one block per memory (current first) with id, type, date and
- * score, a `status=superseded superseded_by=<id>` field and a "Superseded by:" line for stale ones.
+ * relevance (0–1 against the best result, as the chat list shows it: the raw score can exceed 1), a
+ * `status=superseded superseded_by=<id>` field and a "Superseded by:" line for stale ones.
  */
 export function toolResultText(query: string, results: readonly RecallResult[]): string {
   if (results.length === 0) return `No memories match "${query}".`;
+  const best = Math.max(0, ...results.map((r) => r.score));
   const ordered = currentFirst(results);
   const blocks = ordered.map((r, i) => {
     const c = r.currentness;
     const status = c ? ` status=${c.status}${c.replacementId ? ` superseded_by=${c.replacementId}` : ''}` : '';
-    const head = `[${i + 1}] id=${r.id} type=${r.type} created=${r.createdAt.slice(0, 10)} score=${r.score.toFixed(3)}${status}`;
+    const head = `[${i + 1}] id=${r.id} type=${r.type} created=${r.createdAt.slice(0, 10)} relevance=${relevanceOf(r.score, best).toFixed(2)}${status}`;
     const note = c ? `\n${staleLabel(r, ordered, 400)?.replace(/^./, (x) => x.toUpperCase())}. Do not present this memory as current.` : '';
     return `${head}\n${r.content}${note}`;
   });

@@ -95,8 +95,8 @@ describe('currentness in answers, tool output and the memories-only answer', () 
   it('gives memory_recall callers the status, the replacing memory id and the replacing text', () => {
     const t = toolResultText('reading list', [stale, current]);
     const blocks = t.split('\n\n');
-    assert.match(blocks[0]!, /^\[1\] id=new type=decision created=2026-06-23 score=0\.800\nMove the reading list/);
-    assert.match(blocks[1]!, /^\[2\] id=old type=decision created=2026-06-02 score=0\.900 status=superseded superseded_by=new\nWe store the reading list in a JSON file\.\nSuperseded by \[1\]\. Do not present this memory as current\.$/);
+    assert.match(blocks[0]!, /^\[1\] id=new type=decision created=2026-06-23 relevance=0\.89\nMove the reading list/);
+    assert.match(blocks[1]!, /^\[2\] id=old type=decision created=2026-06-02 relevance=1\.00 status=superseded superseded_by=new\nWe store the reading list in a JSON file\.\nSuperseded by \[1\]\. Do not present this memory as current\.$/);
     assert.equal(toolResultText('nothing', []), 'No memories match "nothing".');
   });
 
