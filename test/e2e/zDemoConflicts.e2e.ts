@@ -142,4 +142,39 @@ export const tests: E2eTest[] = [
       await panel.locator('#tab-entities').click();
     },
   },
+  {
+    name: 'Demo conflicts: Memory: Recall… from the palette lists each memory with its relevance on 0–1 and how it was found (issue #25)',
+    async run({ page, screenshot }) {
+      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await input.fill('>Memory: Recall…');
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Recall…' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await page.keyboard.press('Enter');
+      // The command asks for the question in an input box, then lists what it recalled.
+      await page.locator('.quick-input-widget', { hasText: 'What do you want to recall?' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await input.fill('how do we store the reading list');
+      await page.keyboard.press('Enter');
+      const rows = page.locator('.quick-input-widget .monaco-list-row');
+      await waitForText(rows.first(), /relevance 1\.00/, 60_000);
+      const first = await plainText(rows.first());
+      // The demo's decision scores above 1 after its ranking steps (detail, replacing the JSON-file
+      // memory); the list shows relevance on 0–1 and the "Found because" line of "Why" instead.
+      assert.match(first, /Decision: move the reading list from the JSON file to SQLite/, first);
+      // The facts lead the second line, where a long first line cannot hide them.
+      assert.match(first, /\ndecision · 2026-06-23 · relevance 1\.00 — Found because it shares \d of \d words with the question/, first);
+      const list = page.locator('.quick-input-widget .monaco-list[role="listbox"]');
+      const all = await plainText(list);
+      assert.doesNotMatch(all, /score|found by|lexical|vector/, all.slice(0, 400));
+      assert.match(all, /superseded by: "Decision: move the reading list/, 'the JSON-file memory names its replacement (the list numbers nothing)');
+      // Off-topic memories come after a separator, not among the answers.
+      const rowTexts = (await rows.allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
+      const sep = rowTexts.findIndex((t) => /weaker matches, below 0\.35 of the best/.test(t));
+      if (sep >= 0) for (const t of rowTexts.slice(0, sep)) assert.match(t, /relevance (1\.00|0\.[3-9]\d)/, t);
+      await screenshot('recall-command-pick');
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    },
+  },
 ];

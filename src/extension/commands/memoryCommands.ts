@@ -51,8 +51,9 @@ export async function recallCommand(services: Services, query?: unknown, options
   const results = await recallMemories(rt, q);
   if (options.showPicker === false) return results;
   if (results.length === 0) { inform(`No memory matches "${snippet(q, 60)}".`); return results; }
-  const pick = await vscode.window.showQuickPick(recallPickItems(results), { title: `Memories for "${snippet(q, 60)}"`, matchOnDescription: true, matchOnDetail: true });
-  if (pick) await openMemory(pick.id);
+  const items = recallPickItems(results).map((i): vscode.QuickPickItem & { id?: string } => ('separator' in i ? { label: i.label, kind: vscode.QuickPickItemKind.Separator } : i));
+  const pick = await vscode.window.showQuickPick(items, { title: `Memories for "${snippet(q, 60)}"`, matchOnDetail: true });
+  if (pick?.id) await openMemory(pick.id);
   return results;
 }
 
