@@ -9,7 +9,7 @@ import type { PostgresServer } from '../unit/helpers/postgresServer';
 import type { E2eTest } from './e2eTypes';
 import { openSecondWorkbench } from './secondWorkbench';
 import type { SecondWorkbench } from './secondWorkbench';
-import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, runPaletteCommand, viewPane, waitForText } from './workbench';
+import { UI_TIMEOUT_MS, expandView, openMemoryContainer, plainText, runPaletteCommand, startPaletteCommand, viewPane, waitForText } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 /** Remembered by Alice in the first window; Bob recalls it in the second. Shaped like panelPinAndRecall's note, which extraction turns into entities with aspects. */
@@ -17,17 +17,6 @@ const NOTE = 'The ledger service uses PostgreSQL in WAL mode. We decided to use 
 const QUERY = 'which database does the ledger service use?';
 /** Pull, extraction and the UI refresh run in the background on a busy machine. */
 const REPLICATION_TIMEOUT_MS = 90_000;
-
-/** Runs a palette command that opens input boxes (runPaletteCommand waits for the palette to close). */
-async function startCommand(page: Page, label: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.fill(`>${label}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
-}
 
 /** Answers the input box whose prompt matches `prompt`. */
 async function answerInput(page: Page, prompt: RegExp, value: string): Promise<void> {
@@ -38,7 +27,7 @@ async function answerInput(page: Page, prompt: RegExp, value: string): Promise<v
 
 /** Memory: Connect Team Memory… as docs/team.md describes it, accepting the offer to share the workspace's project. */
 async function connectTeam(page: Page, url: string, password: string): Promise<void> {
-  await startCommand(page, 'Memory: Connect Team Memory');
+  await startPaletteCommand(page, 'Memory: Connect Team Memory');
   await answerInput(page, /connection string/i, url);
   await answerInput(page, /Password of role/, password);
   const offer = page.locator('.notifications-toasts .notification-toast', { hasText: /Share the memories of project/ }).last();
@@ -48,11 +37,11 @@ async function connectTeam(page: Page, url: string, password: string): Promise<v
 }
 
 async function rememberNote(page: Page): Promise<void> {
-  await startCommand(page, 'File: New Untitled Text File');
+  await startPaletteCommand(page, 'File: New Untitled Text File');
   await page.locator('.editor-instance .monaco-editor textarea').first().waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
   await page.keyboard.type(NOTE);
   await page.keyboard.press('Control+A');
-  await startCommand(page, 'Memory: Remember Selection');
+  await startPaletteCommand(page, 'Memory: Remember Selection');
 }
 
 function escapeRegExp(s: string): string {

@@ -36,31 +36,32 @@ export async function expandView(page: Page, title: string): Promise<void> {
   if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
 }
 
-/** Runs a command through the command palette, typing its full "Category: Title". */
-export async function runPaletteCommand(page: Page, label: string): Promise<void> {
+/**
+ * Starts a command from the command palette, typing its full "Category: Title", and returns at
+ * once: for commands that open an input box or a quick pick of their own.
+ */
+export async function startPaletteCommand(page: Page, label: string): Promise<void> {
   await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await input.fill(`>${label}`);
-  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await page.keyboard.press('Enter');
+}
+
+/** Runs a command through the command palette and waits until the palette has closed. */
+export async function runPaletteCommand(page: Page, label: string): Promise<void> {
+  await startPaletteCommand(page, label);
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 }
 
 /**
- * Memory: Run Maintenance → "Run all" from the palette (not runPaletteCommand: the command opens a
- * second quick pick, the tasks, right away); returns the notification that ends the run.
+ * Memory: Run Maintenance → "Run all" from the palette (the command opens a second quick pick, the
+ * tasks, right away); returns the notification that ends the run.
  */
 export async function runAllMaintenance(page: Page, timeoutMs = 120_000): Promise<Locator> {
-  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.fill('>Memory: Run Maintenance');
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Run Maintenance' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
+  await startPaletteCommand(page, 'Memory: Run Maintenance');
   const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
   await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await pick.click();

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { openStore } from '../../src/core/store/openStore';
 import type { E2eTest } from './e2eTypes';
-import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, runAllMaintenance, runPaletteCommand, waitForText, waitForWorkbench } from './workbench';
+import { UI_TIMEOUT_MS, expandView, frameWith, openMemoryContainer, plainText, runAllMaintenance, runPaletteCommand, startPaletteCommand, waitForText, waitForWorkbench } from './workbench';
 
 const EXTENSION_ID = 'agent-memory.agent-memory';
 const STORE_SUBPATH = join('user-data', 'User', 'globalStorage', EXTENSION_ID, 'store');
@@ -145,16 +145,10 @@ export const tests: E2eTest[] = [
   {
     name: 'Demo conflicts: Memory: Recall… from the palette lists each memory with its relevance on 0–1 and how it was found (issue #25)',
     async run({ page, screenshot }) {
-      await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await input.fill('>Memory: Recall…');
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Memory: Recall…' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await page.keyboard.press('Enter');
+      await startPaletteCommand(page, 'Memory: Recall…');
       // The command asks for the question in an input box, then lists what it recalled.
       await page.locator('.quick-input-widget', { hasText: 'What do you want to recall?' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await input.fill('how do we store the reading list');
+      await page.locator('.quick-input-widget input').fill('how do we store the reading list');
       await page.keyboard.press('Enter');
       const rows = page.locator('.quick-input-widget .monaco-list-row');
       await waitForText(rows.first(), /relevance 1\.00/, 60_000);

@@ -98,12 +98,11 @@ export function answerPrompt(question: string, results: readonly RecallResult[],
  */
 export function toolResultText(query: string, results: readonly RecallResult[]): string {
   if (results.length === 0) return `No memories match "${query}".`;
-  const best = Math.max(0, ...results.map((r) => r.score));
   const ordered = currentFirst(results);
   const blocks = ordered.map((r, i) => {
     const c = r.currentness;
     const status = c ? ` status=${c.status}${c.replacementId ? ` superseded_by=${c.replacementId}` : ''}` : '';
-    const head = `[${i + 1}] id=${r.id} type=${r.type} created=${r.createdAt.slice(0, 10)} relevance=${relevanceOf(r.score, best).toFixed(2)}${status}`;
+    const head = `[${i + 1}] id=${r.id} type=${r.type} created=${r.createdAt.slice(0, 10)} relevance=${r.relevance.toFixed(2)}${status}`;
     const note = c ? `\n${staleLabel(r, ordered, 400)?.replace(/^./, (x) => x.toUpperCase())}. Do not present this memory as current.` : '';
     return `${head}\n${r.content}${note}`;
   });

@@ -58,9 +58,9 @@ describe('@memory answer formatting', () => {
 
 describe('currentness in answers, tool output and the memories-only answer', () => {
   const base = { sourceId: null, score: 0.5, relevance: 0.5, type: 'decision' } as const;
-  const stale: RecallResult = { ...base, id: 'old', content: 'We store the reading list in a JSON file.', createdAt: '2026-06-02T00:00:00Z', score: 0.9,
+  const stale: RecallResult = { ...base, id: 'old', content: 'We store the reading list in a JSON file.', createdAt: '2026-06-02T00:00:00Z', score: 0.9, relevance: 1,
     currentness: { status: 'superseded', replacement: 'Move the reading list from the JSON file to SQLite.', replacementId: 'new' } };
-  const current: RecallResult = { ...base, id: 'new', content: 'Move the reading list from the JSON file to SQLite.', createdAt: '2026-06-23T00:00:00Z', score: 0.8 };
+  const current: RecallResult = { ...base, id: 'new', content: 'Move the reading list from the JSON file to SQLite.', createdAt: '2026-06-23T00:00:00Z', score: 0.8, relevance: 0.8 / 0.9 };
   const other: RecallResult = { ...base, id: 'x', content: 'Migrations run on every start.', createdAt: '2026-06-24T00:00:00Z', score: 0.4, type: 'fact' };
   const orphan: RecallResult = { ...base, id: 'p', content: 'The server listens on port 8080.', createdAt: '2026-06-01T00:00:00Z', type: 'fact',
     currentness: { status: 'partly-superseded', replacement: 'The server now listens on 127.0.0.1:4310.', replacementId: 'not-recalled' } };
