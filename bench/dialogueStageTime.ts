@@ -12,11 +12,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { rankRecall } from '../src/core/recall/recallPipeline';
-import { effectiveConfig } from '../src/core/recall/recallRequest';
-import { vectorIndexFor } from '../src/core/recall/recallService';
 import { BenchClock, benchSettings } from './benchEngine';
-import { cachedLocomoStore, openLocomoBench } from './locomo';
+import { cachedLocomoStore, openLocomoBench, rankLocomoQuestion } from './locomo';
 
 const ROUNDS = ((): number => { const i = process.argv.indexOf('--rounds'); return i >= 0 ? Math.max(2, Number(process.argv[i + 1]) || 3) : 3; })();
 
@@ -36,12 +33,8 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const enabled of [true, false]) {
           built.engine.updateSettings(benchSettings({ 'search.learnedOrderEnabled': enabled }));
-          const deps = built.engine.recallDeps();
-          const vectors = deps.embedder ? vectorIndexFor(built.store, deps.embedder.id, deps.embedder.dims) : undefined;
           for (const q of conv.questions) {
-            clock.set(Date.parse(conv.endsAt) + 86_400_000);
-            const req = { query: q.query, limit: 10 };
-            const out = await rankRecall(built.store, req, deps, effectiveConfig(deps.config, req), vectors);
+            const out = await rankLocomoQuestion(built, clock, q.query);
             if (round > 0) times[enabled ? 'on' : 'off'].push(out.timings.stagesMs);
           }
         }

@@ -26,6 +26,12 @@ import { rememberInTransaction } from '../src/core/memory/remember';
 import type { RememberInput } from '../src/core/memory/remember';
 import type { EngineSettings } from '../src/core/engine/engineConfig';
 import type { Embedder } from '../src/core/models/embedder';
+import { rankRecall } from '../src/core/recall/recallPipeline';
+import type { RankedRecall } from '../src/core/recall/recallPipeline';
+import { effectiveConfig } from '../src/core/recall/recallRequest';
+import { vectorIndexFor } from '../src/core/recall/recallService';
+import { RECALL_STAGES } from '../src/core/recall/recallStages';
+import type { RecallStage } from '../src/core/recall/recallStages';
 import { exportMemoryStoreImage, openMemoryStore, openMemoryStoreFromImage } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
 import { defaultModelDir } from '../src/cli/commands/recall';
@@ -174,6 +180,24 @@ export interface LocomoStore {
   readonly engine: MemoryEngine<MemoryStore>;
   /** Memory id → the dia_ids it holds (a turn deduplicated onto an equal earlier one adds its id there). */
   readonly sourcesById: Map<string, string[]>;
+}
+
+/** When the development questions are asked: a day after the conversation's last session. */
+export function locomoAskedAt(conversation: LocomoConversation): number {
+  return Date.parse(conversation.endsAt) + 86_400_000;
+}
+
+/**
+ * One question through the engine's own ranking (its current settings, limit 10) at the time the
+ * questions are asked, without the bookkeeping a tracked recall does; `stages` replaces
+ * RECALL_STAGES (a bench's tap in place of one stage).
+ */
+export async function rankLocomoQuestion(built: LocomoStore, clock: { set(ms: number): void }, query: string, stages: readonly RecallStage[] = RECALL_STAGES): Promise<RankedRecall> {
+  clock.set(locomoAskedAt(built.conversation));
+  const deps = built.engine.recallDeps();
+  const vectors = deps.embedder ? vectorIndexFor(built.store, deps.embedder.id, deps.embedder.dims) : undefined;
+  const req = { query, limit: 10 };
+  return rankRecall(built.store, req, deps, effectiveConfig(deps.config, req), vectors, stages);
 }
 
 /**

@@ -67,7 +67,7 @@ import { BenchClock, benchEngine, benchSettings, cachingEmbedder, settingDefault
 import type { SettingOverrides } from './benchEngine';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
-import { cachedLocomoStore, diskCachedEmbedder, loadLocomo } from './locomo';
+import { cachedLocomoStore, diskCachedEmbedder, loadLocomo, locomoAskedAt } from './locomo';
 import { chooseCombination, subsets } from './stageCombinations';
 import type { CombinationChoice, CombinationScores } from './stageCombinations';
 
@@ -311,7 +311,7 @@ async function realSet(inner: Embedder, cache: Map<string, Float32Array>): Promi
       embedded: db.get<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')?.n ?? 0,
     }));
     console.log(`real set ${conv.id}: ${conv.memories.length} turns -> ${JSON.stringify(stats)}, ${questions.length} questions; ${built.cached ? 'cached store opened' : 'built'} in ${Date.now() - t0} ms`);
-    const nowMs = Date.parse(conv.endsAt) + 86_400_000;
+    const nowMs = locomoAskedAt(conv);
     parts.push({ id: conv.id, engine: built.engine, clock, sourcesOf: (id) => built.sourcesById.get(id) ?? [id], questions: questions.map((q) => ({ ...q, nowMs })) });
   }
   return { name: 'real', parts };

@@ -17,13 +17,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../src/core/recall/learnedOrder';
 import type { LearnedOrderWeights, OrderFeatures } from '../src/core/recall/learnedOrder';
-import { rankRecall } from '../src/core/recall/recallPipeline';
-import { effectiveConfig } from '../src/core/recall/recallRequest';
-import { vectorIndexFor } from '../src/core/recall/recallService';
 import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import type { RecallStage } from '../src/core/recall/recallStages';
 import { BenchClock, benchSettings } from './benchEngine';
-import { cachedLocomoStore, openLocomoBench } from './locomo';
+import { cachedLocomoStore, openLocomoBench, rankLocomoQuestion } from './locomo';
 
 const WRITE = process.argv.includes('--write');
 const LIMIT = 10;
@@ -91,12 +88,8 @@ async function main(): Promise<void> {
         },
       };
       const stages = RECALL_STAGES.map((s) => (s.id === 'learnedOrder' ? tap : s));
-      const deps = built.engine.recallDeps();
-      const vectors = deps.embedder ? vectorIndexFor(built.store, deps.embedder.id, deps.embedder.dims) : undefined;
       for (const q of conv.questions) {
-        clock.set(Date.parse(conv.endsAt) + 86_400_000);
-        const req = { query: q.query, limit: LIMIT };
-        await rankRecall(built.store, req, deps, effectiveConfig(deps.config, req), vectors, stages);
+        await rankLocomoQuestion(built, clock, q.query, stages);
         windows.push({ conv: conv.id, gold: q.gold, ...tapped });
       }
       await built.engine.close();
