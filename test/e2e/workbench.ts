@@ -41,14 +41,29 @@ export async function expandView(page: Page, title: string): Promise<void> {
  * once: for commands that open an input box or a quick pick of their own.
  */
 export async function startPaletteCommand(page: Page, label: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.fill(`>${label}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+  // The palette lists the commands known when it was typed into and does not refresh: opened in a
+  // window whose extensions are still registering, it can say "No matching commands" for good (a
+  // CI run failed so). So it is closed and typed into again until the command shows.
+  const deadline = Date.now() + 2 * UI_TIMEOUT_MS;
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.monaco-workbench').click({ position: { x: 600, y: 10 } }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await input.fill(`>${label}`);
+    const left = deadline - Date.now();
+    const shown = await row.waitFor({ state: 'visible', timeout: Math.max(1_000, Math.min(PALETTE_RETRY_MS, left)) }).then(() => true, () => false);
+    if (shown) break;
+    if (Date.now() >= deadline) throw new Error(`the command palette never listed "${label}" (${attempt} attempts in ${(2 * UI_TIMEOUT_MS) / 1000} s)`);
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS }).catch(() => undefined);
+  }
   await page.keyboard.press('Enter');
 }
+
+/** How long one typing of the palette may take to list a command before it is typed again. */
+const PALETTE_RETRY_MS = 5_000;
 
 /** Runs a command through the command palette and waits until the palette has closed. */
 export async function runPaletteCommand(page: Page, label: string): Promise<void> {
