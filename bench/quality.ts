@@ -144,7 +144,7 @@ function toggleSearch(label: string, on: boolean, input: (on: boolean) => Search
  * the list and always runs.
  */
 export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
-  sessionNeighbours: ['session neighbours'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
+  sessionNeighbours: ['session neighbours', 'neighbours only where turns are taken'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
   window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
   speakers: ['speaker match'],
   learnedOrder: ['learned order'],
@@ -180,6 +180,7 @@ function variants(): Variant[] {
     toggleSetting('resolution', 'search.resolutionBoostEnabled'),
     toggleSetting('rerank', 'search.rerankEnabled'),
     toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
+    toggleSearch('neighbours only where turns are taken', d.neighbours.turnTakingOnly, (x) => ({ neighbours: { turnTakingOnly: x } })),
     toggleSetting('speaker match', 'search.speakersEnabled'),
     toggleSetting('learned order', 'search.learnedOrderEnabled'),
     v('bare fusion', BARE),

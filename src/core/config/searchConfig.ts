@@ -229,6 +229,13 @@ export interface SessionNeighbourConfig {
   readonly head: number;
   /** Neighbours on each side. */
   readonly span: number;
+  /**
+   * Only around a memory whose turns around it (`span` each side) are two authors taking turns
+   * (sessionNeighbours.ts, takesTurns): a conversation. On by default: in sessions of agents'
+   * notes the neighbour is another note, and the stage lowered the synthetic set's R@10 by 0.018;
+   * every development conversation takes turns (docs/recall-design.md, "Ninth round").
+   */
+  readonly turnTakingOnly: boolean;
 }
 
 export interface SpeakerMatchConfig {
@@ -341,7 +348,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   },
   rerank: { enabled: false, topN: 20, timeoutMs: 2000 },
   // Weight and span chosen on the real dev conversations (docs/recall-design.md, "Session neighbours").
-  neighbours: { enabled: true, weight: 0.7, head: 5, span: 2 },
+  neighbours: { enabled: true, weight: 0.7, head: 5, span: 2, turnTakingOnly: true },
   feedback: { enabled: false, weight: 0.2, docs: 5, terms: 5, minDocs: 2 },
   // Off since the learned order, which weighs who wrote a memory itself: with it the stage lowered
   // two development conversations (docs/recall-design.md, "Seventh round").
@@ -457,6 +464,7 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
     neighbours: {
       enabled: bool(nb.enabled, d.neighbours.enabled), weight: num(nb.weight, d.neighbours.weight, 0, 1),
       head: int(nb.head, d.neighbours.head, 1, 100), span: int(nb.span, d.neighbours.span, 1, 10),
+      turnTakingOnly: bool(nb.turnTakingOnly, d.neighbours.turnTakingOnly),
     },
     feedback: {
       enabled: bool(fb.enabled, d.feedback.enabled), weight: num(fb.weight, d.feedback.weight, 0, 1),

@@ -19,7 +19,7 @@
  */
 import type { SqlReader } from '../store/storeTypes';
 import type { MemoryFilter } from './recallFilter';
-import { loadPreviousTurns, loadSessionPlaces } from './sessionNeighbours';
+import { loadPreviousTurns, loadSessionPlaces, placeAuthors, takesTurns } from './sessionNeighbours';
 import type { SessionPlace } from './sessionNeighbours';
 import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
 import { applyDelta } from './recallTypes';
@@ -74,7 +74,7 @@ interface Around { readonly ids: readonly string[]; readonly authors: readonly (
 function around(id: string, p: SessionPlace | undefined): Around | undefined {
   if (!p) return undefined;
   const before = [...p.before].reverse();
-  return { ids: [...before.map((r) => r.id), id, ...p.after.map((r) => r.id)], authors: [...before.map((r) => r.who), p.who, ...p.after.map((r) => r.who)], at: before.length };
+  return { ids: [...before.map((r) => r.id), id, ...p.after.map((r) => r.id)], authors: placeAuthors(p), at: before.length };
 }
 
 /** A person's name as an author: one to three capitalised words, not a role ("user") nor a tool id ("claude-code"). */
@@ -90,9 +90,7 @@ export function isPersonName(who: string): boolean {
  * are roles are not, and there the turn next to a match is not its answer.
  */
 export function isDialogue(a: Around | undefined): boolean {
-  if (!a || a.authors.length < 3 || a.authors.some((w) => !w || !isPersonName(w))) return false;
-  if (new Set(a.authors).size !== 2) return false;
-  return a.authors.every((w, i) => i === 0 || w !== a.authors[i - 1]);
+  return !!a && a.authors.length >= 3 && a.authors.every((w) => !!w && isPersonName(w)) && takesTurns(a.authors);
 }
 
 /**

@@ -87,7 +87,7 @@ const sessionNeighboursStage: RecallStage = {
   enabled: (cfg) => cfg.neighbours.enabled,
   apply(cands, { store, cfg, gathered }) {
     const head = cands.slice(0, cfg.neighbours.head).map((c) => c.id);
-    const neighbours = store.read((db) => loadSessionNeighbours(db, head, cfg.neighbours.span, gathered.filter));
+    const neighbours = store.read((db) => loadSessionNeighbours(db, head, cfg.neighbours.span, gathered.filter, cfg.neighbours.turnTakingOnly));
     const { queryVector, vectors } = gathered;
     const cosine = (id: string): number => (cfg.vector.enabled && queryVector && vectors ? Math.max(0, vectors.vectors.cosine(id, queryVector) ?? 0) : 0);
     return expandSessionNeighbours(cands, neighbours, cfg.neighbours, (id) => ({ lexical: 0, semantic: cosine(id), hint: 0, traversal: 0 }));

@@ -81,13 +81,34 @@ export function loadPreviousTurns(db: SqlReader, ids: readonly string[], filter:
 }
 
 /**
- * The up-to-`span` live memories before and after each of `ids` in its session (loadSessionPlaces),
- * nearest first, alternating after/before. Memories without a session have no neighbours.
+ * Whether a run of turns' authors (in order) is two authors taking turns: exactly two, each known,
+ * and no one follows themselves. A conversation (two people, or a user and an assistant) is; a
+ * session of agents' notes, where one agent often writes several in a row or three take part, is
+ * not (docs/recall-design.md, "Ninth round").
  */
-export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter): Map<string, NeighbourRow[]> {
+export function takesTurns(authors: readonly (string | null)[]): boolean {
+  if (authors.length < 2 || authors.some((w) => !w)) return false;
+  if (new Set(authors).size !== 2) return false;
+  return authors.every((w, i) => i === 0 || w !== authors[i - 1]);
+}
+
+/** The authors of a place's turns in session order: the turns before, the memory, the turns after. */
+export function placeAuthors(p: SessionPlace): (string | null)[] {
+  return [...[...p.before].reverse().map((t) => t.who), p.who, ...p.after.map((t) => t.who)];
+}
+
+/**
+ * The up-to-`span` live memories before and after each of `ids` in its session (loadSessionPlaces),
+ * nearest first, alternating after/before. Memories without a session have no neighbours; with
+ * `turnTakingOnly`, neither have memories whose turns around them are not two authors taking turns
+ * (takesTurns): in a log of notes the next note is not an answer.
+ */
+export function loadSessionNeighbours(db: SqlReader, ids: readonly string[], span: number, filter: MemoryFilter, turnTakingOnly = false): Map<string, NeighbourRow[]> {
   const out = new Map<string, NeighbourRow[]>();
   const strip = ({ who: _who, ...row }: SessionTurn): NeighbourRow => row;
-  for (const [id, { before, after }] of loadSessionPlaces(db, ids, span, filter)) {
+  for (const [id, place] of loadSessionPlaces(db, ids, span, filter)) {
+    if (turnTakingOnly && !takesTurns(placeAuthors(place))) continue;
+    const { before, after } = place;
     const rows: NeighbourRow[] = [];
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       if (after[i]) rows.push(strip(after[i] as SessionTurn));

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
-import { expandSessionNeighbours, loadPreviousTurns, loadSessionNeighbours } from '../../../src/core/recall/sessionNeighbours';
+import { expandSessionNeighbours, loadPreviousTurns, loadSessionNeighbours, takesTurns } from '../../../src/core/recall/sessionNeighbours';
 import type { NeighbourRow } from '../../../src/core/recall/sessionNeighbours';
 import { emptyChannels } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
@@ -45,6 +45,20 @@ describe('session neighbourhood expansion', () => {
     assert.ok(Math.abs((out[3]?.score ?? 0) - 0.05) < 1e-9);
   });
 
+  it('knows two authors taking turns from notes', () => {
+    const cases: [readonly (string | null)[], boolean][] = [
+      [['Caroline', 'Melanie', 'Caroline'], true],
+      [['user', 'assistant'], true],
+      [['user', 'assistant', 'user', 'assistant', 'user'], true],
+      [['codex', 'codex', 'claude-code'], false], // one follows itself
+      [['a', 'b', 'c'], false], // three authors
+      [['user', null, 'user'], false], // an unknown author
+      [['user'], false], // one turn is no exchange
+      [['user', 'user'], false],
+    ];
+    for (const [authors, want] of cases) assert.equal(takesTurns(authors), want, authors.join(' → '));
+  });
+
   describe('loading neighbours from the store', () => {
     let store: MemoryStore;
     const put = (w: SqlWriter, id: string, session: string | null, deleted = 0): void => {
@@ -68,6 +82,25 @@ describe('session neighbourhood expansion', () => {
       assert.equal(n.has('missing'), false);
       const wide = store.read((db) => loadSessionNeighbours(db, ['s1-1'], 2, {}));
       assert.deepEqual(wide.get('s1-1')?.map((r) => r.id), ['s1-2', 's1-4']);
+    });
+
+    it('with turnTakingOnly, reads neighbours only around a memory whose session takes turns there', async () => {
+      const write = (w: SqlWriter, id: string, session: string, who: string): void => {
+        w.run('INSERT INTO memories (id, content, type, session_key, who, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [id, `turn ${id}`, 'fact', session, who, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z']);
+      };
+      await store.write('authors', (w) => {
+        // A chat (user and assistant take turns), then a session of notes in which one agent writes twice in a row.
+        for (const [i, who] of ['user', 'assistant', 'user', 'assistant'].entries()) write(w, `chat-${i}`, 'chat', who);
+        for (const [i, who] of ['claude-code', 'codex', 'codex', 'claude-code'].entries()) write(w, `notes-${i}`, 'notes', who);
+      });
+      const gated = store.read((db) => loadSessionNeighbours(db, ['chat-1', 'notes-0', 'notes-3', 's1-2'], 2, {}, true));
+      assert.deepEqual(gated.get('chat-1')?.map((r) => r.id), ['chat-2', 'chat-0', 'chat-3']);
+      assert.equal(gated.has('notes-0') || gated.has('notes-3'), false, 'codex follows itself within two turns of both');
+      assert.equal(gated.has('s1-2'), false, 'turns without an author');
+      const ungated = store.read((db) => loadSessionNeighbours(db, ['notes-0', 's1-2'], 2, {}));
+      assert.deepEqual(ungated.get('notes-0')?.map((r) => r.id), ['notes-1', 'notes-2']);
+      assert.ok(ungated.has('s1-2'));
     });
 
     it('reads a whole window\'s previous turns in one statement, with the same rules', () => {

@@ -78,9 +78,10 @@ describe('settings contract: rerankers, pins and session neighbours', function (
 
   settingContract('search.sessionNeighboursEnabled', 'brings in the turns captured next to a top result in its session', async () => {
     await store.write('session', (w) => {
+      // A chat: the user and the assistant take turns (the stage acts only in such sessions).
       for (const [i, content] of ['Can you remind me what we settled on?', 'The deploy port of the staging server is 8443.', 'Thanks, noted for the release checklist.'].entries()) {
-        w.run('INSERT INTO memories (id, content, type, session_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-          [`s${i}`, content, 'fact', 'chat-1', `2026-01-02T00:00:0${i}.000Z`, `2026-01-02T00:00:0${i}.000Z`]);
+        w.run('INSERT INTO memories (id, content, type, session_key, who, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [`s${i}`, content, 'fact', 'chat-1', i % 2 ? 'assistant' : 'user', `2026-01-02T00:00:0${i}.000Z`, `2026-01-02T00:00:0${i}.000Z`]);
       }
     });
     const ask = (values: Readonly<Record<string, unknown>>) => recallDetailed(store, { query: 'staging deploy port 8443', limit: 20 },
