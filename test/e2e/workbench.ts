@@ -77,9 +77,19 @@ export async function runPaletteCommand(page: Page, label: string): Promise<void
  */
 export async function runAllMaintenance(page: Page, timeoutMs = 120_000): Promise<Locator> {
   await startPaletteCommand(page, 'Memory: Run Maintenance');
-  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Run all' }).first();
+  const widget = page.locator('.quick-input-widget');
+  // The task pick reuses the palette's widget: its title says the palette's list has gone.
+  await widget.locator('.quick-input-title', { hasText: 'Run memory maintenance' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  const pick = widget.locator('.monaco-list-row', { hasText: 'Run all' }).first();
   await pick.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await pick.click();
+  // A click on a busy machine was once lost while the list was still settling (the pick stayed
+  // open until the test timed out): click again until the pick closes.
+  for (let attempt = 0; ; attempt++) {
+    await pick.click().catch(() => undefined);
+    const closed = await widget.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (closed) break;
+    if (attempt >= 5) throw new Error('the maintenance task pick did not close after "Run all" was clicked six times');
+  }
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Maintenance: / }).last();
   await toast.waitFor({ state: 'visible', timeout: timeoutMs });
   return toast;
