@@ -1,6 +1,8 @@
 import type { LearnedOrderConfig, LearnedOrderWeights } from '../recall/learnedOrder';
 import { LEARNED_ORDER_WEIGHTS } from '../recall/learnedOrderWeights';
 import type { LearnedUseConfig } from '../recall/learnedUse';
+import { isQueryAdapter } from '../recall/queryAdapter';
+import type { QueryAdapter } from '../recall/queryAdapter';
 /**
  * Typed configuration of recall. Every stage has its constants here (each stage and the origin
  * of its constants: docs/recall-design.md), and an
@@ -60,6 +62,15 @@ export interface VectorConfig {
    * always 1, so raw fusion let any lexical hit outweigh the semantic arm.
    */
   readonly normalise: boolean;
+  /**
+   * Adapt the question's vector with the learned query adapter before the vector arm
+   * (recall/queryAdapter.ts), when the store's model is the one it was learned for (the bundled
+   * use-lite). On by default: held out by conversation it raised the development conversations'
+   * R@10 (docs/recall-design.md, "Ninth round").
+   */
+  readonly queryAdapter: boolean;
+  /** Other adapter weights than the shipped ones (a bench's fold weights); none: the shipped. */
+  readonly adapter?: QueryAdapter;
 }
 
 /** Recall's hint channel (matching stored hints); hint generation is config/hintsConfig.ts. */
@@ -328,7 +339,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   limit: 10,
   overFetch: 1,
   lexical: { enabled: true, probing: true, maxTerms: 8, candidateFactor: 5, majorityUpTo: 2, longQueryMinHits: 1, hitWeight: 0.5, commonTermFraction: 0.1, commonTermMinDocs: 1000, idfHits: true, questionWords: false },
-  vector: { enabled: true, normalise: true },
+  vector: { enabled: true, normalise: true, queryAdapter: true },
   hints: { enabled: true, hintOnlyCap: 0.75 },
   graphBoost: { enabled: false, weight: 0.15, timeoutMs: 500, maxEntities: 20, maxNeighbours: 50, maxMemories: 200, specificity: true, neighbourWeight: 0.5, minEntityWeight: 0.05 },
   traversal: {
@@ -408,7 +419,10 @@ export function resolveSearchConfig(input: SearchConfigInput = {}): SearchConfig
       commonTermMinDocs: int(lx.commonTermMinDocs, d.lexical.commonTermMinDocs, 0, 1_000_000_000),
       idfHits: bool(lx.idfHits, d.lexical.idfHits), questionWords: bool(lx.questionWords, d.lexical.questionWords),
     },
-    vector: { enabled: bool(vc.enabled, d.vector.enabled), normalise: bool(vc.normalise, d.vector.normalise) },
+    vector: {
+      enabled: bool(vc.enabled, d.vector.enabled), normalise: bool(vc.normalise, d.vector.normalise), queryAdapter: bool(vc.queryAdapter, d.vector.queryAdapter),
+      ...(isQueryAdapter(vc.adapter) ? { adapter: vc.adapter } : {}),
+    },
     hints: { enabled: bool(hi.enabled, d.hints.enabled), hintOnlyCap: num(hi.hintOnlyCap, d.hints.hintOnlyCap, 0, 1) },
     graphBoost: {
       enabled: bool(gb.enabled, d.graphBoost.enabled), weight: num(gb.weight, d.graphBoost.weight, 0, 1),

@@ -221,6 +221,10 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'In a conversation between two people (imported turns with their names as authors), reorder the best results with a small model learned from real conversations: it weighs how each search ranked a memory, whether the memory states something or only asks, whether it was written by the person the question names, and whether it replies to a question or sits next to other good matches.',
   },
   {
+    key: 'search.queryAdapterEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.vector.queryAdapter',
+    description: 'Before searching by meaning, move the question\'s vector towards where the answers to such questions sit, with a small map learned from real conversations (for the bundled use-lite model only; stored memories are not re-embedded). It matters most for questions whose answer shares no words with them.',
+  },
+  {
     key: 'search.sessionNeighboursEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.neighbours.enabled',
     description: "Bring in the memories captured right before and after a top result in the same session (a question's answer often sits in the next turn).",
   },

@@ -19,6 +19,7 @@ import type { LexicalHit } from './lexicalArm';
 import { queryTerms } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { feedbackLexical } from './feedbackExpansion';
+import { embedQuery } from './queryAdapter';
 import type { MemoryFilter } from './recallFilter';
 import { DEFAULT_RECALL_AGENT } from './recallRequest';
 import type { RecallDeps, RecallRequest } from './recallRequest';
@@ -84,7 +85,7 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   const wantVector = cfg.vector.enabled && deps.embedder !== undefined;
   const embedding = wantVector ? (async () => {
     const e0 = performance.now();
-    try { return (await (deps.embedder as NonNullable<RecallDeps['embedder']>).embed([req.query]))[0]; }
+    try { return await embedQuery(deps.embedder as NonNullable<RecallDeps['embedder']>, req.query, cfg.vector); }
     catch { notes.push('query embedding failed; lexical recall only'); return undefined; }
     finally { timings.embedMs = performance.now() - e0; }
   })() : Promise.resolve(undefined);
@@ -188,3 +189,4 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
     focal: graph.focal, traversal: graph.trav, graphBoost: graph.boost, lexicalIds, timings, notes, fusionStartedAt: s0,
   };
 }
+

@@ -11,6 +11,7 @@ import { searchTeamServer } from './serverSearch';
 import type { ServerSearchResult } from './serverSearch';
 import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } from './teamConnection';
 import { readTeamState } from './teamState';
+import { embedQuery } from '../recall/queryAdapter';
 
 export interface TeamSearchInput {
   readonly query: string;
@@ -39,7 +40,7 @@ export async function searchWithStore(store: MemoryStore, input: TeamSearchInput
   let queryVector: { modelId: string; vector: Float32Array } | undefined;
   if (deps.embedder && input.query.trim() !== '') {
     try {
-      const [vector] = await deps.embedder.embed([input.query]);
+      const vector = await embedQuery(deps.embedder, input.query, deps.config.vector);
       if (vector) queryVector = { modelId: deps.embedder.id, vector };
     } catch {
       notes.push('The query could not be embedded; server-side search is lexical only.');

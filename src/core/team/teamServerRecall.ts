@@ -30,6 +30,7 @@ import { connectTeam, parseConnectionString, serverSchemaVersion, teamError } fr
 import { teamPasswordFrom } from './teamSecret';
 import { fetchByIds } from './teamServerRows';
 import { hasTeamConnection, readPullComplete, readTeamState } from './teamState';
+import { embedQuery } from '../recall/queryAdapter';
 
 /** The store write label of replicated recall hits (TeamSync does not push on its own writes). */
 export const TEAM_RECALLED_LABEL = 'team.recalled';
@@ -140,7 +141,7 @@ export class TeamServerRecall {
     let queryVector: { modelId: string; vector: Float32Array } | undefined;
     if (embedder && cfg.vector.enabled) {
       try {
-        const [vector] = await embedder.embed([req.query]);
+        const vector = await embedQuery(embedder, req.query, cfg.vector);
         if (vector) queryVector = { modelId: embedder.id, vector };
       } catch { /* the local arm notes the failed embedding; the server runs lexical only */ }
     }

@@ -9,6 +9,7 @@ import './workerContract';
 import './hintsContract';
 import './graphContract';
 import './rerankAndFocusContract';
+import './queryAdapterContract';
 import './modelContract';
 import './llmContract';
 import './extensionContract';
