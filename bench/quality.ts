@@ -63,11 +63,13 @@ import type { QueryEmbedder, RecallOnly } from '../src/core/recall/recallRequest
 import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import { openMemoryStore } from '../src/core/store/memoryStore';
 import type { MemoryStore } from '../src/core/store/storeTypes';
+import type { QueryAdapter } from '../src/core/recall/queryAdapter';
 import { BenchClock, benchEngine, benchSettings, cachingEmbedder, settingDefault } from './benchEngine';
 import type { SettingOverrides } from './benchEngine';
 import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
 import { cachedLocomoStore, diskCachedEmbedder, loadLocomo, locomoAskedAt } from './locomo';
+import { loadQueryAdapterFolds } from './queryAdapterFolds';
 import { chooseCombination, subsets } from './stageCombinations';
 import type { CombinationChoice, CombinationScores } from './stageCombinations';
 
@@ -167,6 +169,7 @@ function variants(): Variant[] {
     toggleSearch('question words dropped', d.lexical.questionWords, (x) => ({ lexical: { questionWords: x } })),
     toggleSearch('feedback', d.feedback.enabled, (x) => ({ feedback: { enabled: x } })),
     toggleSearch('cosine normalisation', d.vector.normalise, (x) => ({ vector: { normalise: x } })),
+    toggleSearch('query adapter', d.vector.queryAdapter, (x) => ({ vector: { queryAdapter: x } })),
     toggleSetting('hints', 'search.hintsEnabled'),
     toggleSetting('graph boost', 'search.graphBoostEnabled'),
     toggleSetting('traversal', 'search.traversalEnabled'),
@@ -509,11 +512,15 @@ async function learnedOrderHeldOut(set: EvalSet, full: SetRun): Promise<LearnedO
   const keys = Object.keys(DEFAULT_SEARCH_CONFIG.learnedOrder.weights).sort().join(',');
   const stale = set.parts.find((p) => !folds[p.id] || Object.keys(folds[p.id]?.weights ?? {}).sort().join(',') !== keys);
   if (stale) { console.log(`${set.name} learned order held out: skipped (bench/results/trainOrder.json has no fold for ${stale.id} with today's features; run bench/trainOrder.ts)`); return undefined; }
+  const adapters = loadQueryAdapterFolds();
+  const noAdapter = 'absent' in adapters ? adapters.absent : set.parts.find((p) => !adapters.has(p.id))?.id;
+  if (noAdapter) { console.log(`${set.name} learned order held out: skipped (no held-out query adapter: ${noAdapter})`); return undefined; }
   const out: LearnedOrderHeldOut['folds'] = {};
   const held: QuestionScore[] = [];
   for (const part of set.parts) {
     const weights = (folds[part.id] as { weights: Record<string, number> }).weights;
-    const run = await runSet(set, v(`learned order fitted without ${part.id}`, {}, { learnedOrder: { weights } as SearchConfigInput['learnedOrder'] }), [part.id]);
+    const adapter = (adapters as Map<string, QueryAdapter>).get(part.id) as QueryAdapter;
+    const run = await runSet(set, v(`learned order and query adapter fitted without ${part.id}`, {}, { learnedOrder: { weights } as SearchConfigInput['learnedOrder'], vector: { adapter } }), [part.id]);
     out[part.id] = { heldOut: run.byPart[part.id] as AggregateScore, shipped: full.byPart[part.id] as AggregateScore };
     held.push(...(run.scores[part.id] as QuestionScore[]));
   }

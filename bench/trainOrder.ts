@@ -5,6 +5,8 @@
  * Every question is recalled through the engine's own pipeline (its settings, limit 10) with the
  * learned-order stage replaced by a tap that records, for the window it would reorder, each
  * memory's features (the stage's own `orderFeatures`), its place and whether it is gold evidence.
+ * Each conversation is recalled with the query adapter fitted without it (bench/trainQueryAdapter.ts
+ * folds, bench/queryAdapterFolds.ts), so the features come from vectors as a new conversation gets them.
  * A logistic regression over [−ln(1 + position), features] (standardised, L2) is fitted per fold on
  * four conversations and scored on the fifth by reordering its windows as the stage would; the weights
  * fitted on all five are written to src/core/recall/learnedOrderWeights.ts (with --write).
@@ -21,6 +23,7 @@ import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import type { RecallStage } from '../src/core/recall/recallStages';
 import { BenchClock, benchSettings } from './benchEngine';
 import { cachedLocomoStore, openLocomoBench, rankLocomoQuestion } from './locomo';
+import { loadQueryAdapterFolds } from './queryAdapterFolds';
 
 const WRITE = process.argv.includes('--write');
 const LIMIT = 10;
@@ -71,12 +74,18 @@ async function main(): Promise<void> {
   const loaded = openLocomoBench();
   if ('absent' in loaded) { console.log(loaded.absent); return; }
   const { model, embedder } = loaded;
+  const adapters = loadQueryAdapterFolds();
+  if ('absent' in adapters) throw new Error(adapters.absent);
   const windows: Window[] = [];
   try {
     for (const conv of loaded.conversations) {
       const clock = new BenchClock();
       const built = await cachedLocomoStore(conv, embedder, clock);
-      built.engine.updateSettings(benchSettings({ 'search.learnedOrderEnabled': false }));
+      // Each conversation's windows with the query adapter fitted without it (cross-fitting): the
+      // learned order then learns from vectors as good as those of a conversation never seen.
+      const adapter = adapters.get(conv.id);
+      if (!adapter) throw new Error(`bench/results/queryAdapter.json has no fold for ${conv.id} (run bench/trainQueryAdapter.ts)`);
+      built.engine.updateSettings(benchSettings({ 'search.learnedOrderEnabled': false }, { vector: { adapter } }));
       let tapped: Pick<Window, 'dialogue' | 'rows'> = { dialogue: false, rows: [] };
       const tap: RecallStage = {
         id: 'learnedOrder', enabled: () => true,
