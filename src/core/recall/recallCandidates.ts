@@ -189,4 +189,3 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
     focal: graph.focal, traversal: graph.trav, graphBoost: graph.boost, lexicalIds, timings, notes, fusionStartedAt: s0,
   };
 }
-
