@@ -497,7 +497,13 @@ function printCombinationChoice(name: string, c: CombinationChoice): void {
 }
 
 /** The learned order's held-out figures: each conversation recalled with the weights fitted without it. */
-interface LearnedOrderHeldOut { folds: Record<string, { heldOut: AggregateScore; shipped: AggregateScore }>; crossValidated: AggregateReport; shipped: AggregateReport }
+interface LearnedOrderHeldOut {
+  folds: Record<string, { heldOut: AggregateScore; shipped: AggregateScore }>;
+  crossValidated: AggregateReport;
+  shipped: AggregateReport;
+  /** The fold rule with the learned parts held out: per toggle row, each part's R@10 with the stage minus without it, and the verdict. */
+  rule: Record<string, { gains: Record<string, number>; verdict: Verdict }>;
+}
 
 /**
  * Each part recalled through the engine with the learned-order weights bench/trainOrder.ts fitted
@@ -505,7 +511,7 @@ interface LearnedOrderHeldOut { folds: Record<string, { heldOut: AggregateScore;
  * learned order comes from here like every other figure. Undefined, with the reason printed, when
  * that file is missing or was written for other features or other conversations.
  */
-async function learnedOrderHeldOut(set: EvalSet, full: SetRun): Promise<LearnedOrderHeldOut | undefined> {
+async function learnedOrderHeldOut(set: EvalSet, full: SetRun, rowVariants: readonly Variant[]): Promise<LearnedOrderHeldOut | undefined> {
   const file = join(__dirname, 'results', 'trainOrder.json');
   const trained = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as { folds?: Record<string, { weights: Record<string, number> }> } : undefined;
   const folds = trained?.folds ?? {};
@@ -517,14 +523,24 @@ async function learnedOrderHeldOut(set: EvalSet, full: SetRun): Promise<LearnedO
   if (noAdapter) { console.log(`${set.name} learned order held out: skipped (no held-out query adapter: ${noAdapter})`); return undefined; }
   const out: LearnedOrderHeldOut['folds'] = {};
   const held: QuestionScore[] = [];
+  const rows = rowVariants.filter((x) => /^(no|with) /.test(x.name));
+  const toggled: Record<string, Record<string, number>> = {};
   for (const part of set.parts) {
     const weights = (folds[part.id] as { weights: Record<string, number> }).weights;
     const adapter = (adapters as Map<string, QueryAdapter>).get(part.id) as QueryAdapter;
-    const run = await runSet(set, v(`learned order and query adapter fitted without ${part.id}`, {}, { learnedOrder: { weights } as SearchConfigInput['learnedOrder'], vector: { adapter } }), [part.id]);
+    const fold: SearchConfigInput = { learnedOrder: { weights } as SearchConfigInput['learnedOrder'], vector: { adapter } };
+    const run = await runSet(set, v(`learned order and query adapter fitted without ${part.id}`, {}, fold), [part.id]);
     out[part.id] = { heldOut: run.byPart[part.id] as AggregateScore, shipped: full.byPart[part.id] as AggregateScore };
     held.push(...(run.scores[part.id] as QuestionScore[]));
+    // Each toggle row on this part with the same held-out weights: the fold rule without in-sample learned parts.
+    for (const row of rows) {
+      const r = await runSet(set, { ...row, search: mergeSearch(row.search, fold) as SearchConfigInput }, [part.id]);
+      const d = (r.byPart[part.id] as AggregateScore).recallAt10 - (run.byPart[part.id] as AggregateScore).recallAt10;
+      (toggled[row.name] ??= {})[part.id] = Number((row.name.startsWith('no ') ? -d : d).toFixed(4));
+    }
   }
-  return { folds: out, crossValidated: aggregate(held), shipped: full.overall };
+  const rule = Object.fromEntries(Object.entries(toggled).map(([row, gains]) => [row, { gains, verdict: foldVerdict(Object.values(gains)) }]));
+  return { folds: out, crossValidated: aggregate(held), shipped: full.overall, rule };
 }
 
 function printLearnedOrderHeldOut(name: string, h: LearnedOrderHeldOut): void {
@@ -532,6 +548,12 @@ function printLearnedOrderHeldOut(name: string, h: LearnedOrderHeldOut): void {
   for (const [p, f] of Object.entries(h.folds)) console.log(`  ${p.padEnd(8)} held-out ${fmtScore(f.heldOut)}  shipped weights ${fmtScore(f.shipped)}`);
   console.log(`${name} learned order cross-validated ${fmt(h.crossValidated)}   shipped weights ${fmt(h.shipped)}`);
   for (const [cat, sc] of Object.entries(h.crossValidated.byCategory)) console.log(`${name} learned order cross-validated, category ${cat} (${sc.count}): R@5 R@10 MRR ${fmtScore(sc)}`);
+  const parts = Object.keys(h.folds);
+  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+  if (Object.keys(h.rule).length === 0) return;
+  console.log(`\n${name} fold rule with the learned parts held out (stage on minus off, R@10; each conversation with the learned order and query adapter fitted without it)`);
+  console.log(`${'row'.padEnd(31)} ${parts.map((p) => p.padEnd(8)).join(' ')} verdict`);
+  for (const [row, r] of Object.entries(h.rule)) console.log(`${row.padEnd(31)} ${parts.map((p) => signed(r.gains[p] as number).padEnd(8)).join(' ')} ${r.verdict}`);
 }
 
 function printStageChoice(name: string, c: StageChoice): void {
@@ -587,7 +609,7 @@ async function main(): Promise<void> {
       }
       const choice = set.parts.length > 1 && results.full ? await stageChoice(set, results, variants()) : undefined;
       if (choice) printStageChoice(set.name, choice);
-      const heldOrder = set.parts.length > 1 && results.full ? await learnedOrderHeldOut(set, results.full) : undefined;
+      const heldOrder = set.parts.length > 1 && results.full ? await learnedOrderHeldOut(set, results.full, variants().filter((x) => !ONLY_VARIANTS || ONLY_VARIANTS.includes(x.name))) : undefined;
       if (heldOrder) printLearnedOrderHeldOut(set.name, heldOrder);
       const combos = COMBINATIONS && set.parts.length > 1 ? await combinationChoice(set, variants()) : undefined;
       if (combos) printCombinationChoice(set.name, combos);
