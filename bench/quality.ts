@@ -496,7 +496,7 @@ function printCombinationChoice(name: string, c: CombinationChoice): void {
   console.log(`${name} combination choice cross-validated R@5 R@10 MRR ${fmtScore(c.crossValidated)}   defaults ${fmtScore(c.defaults)}`);
 }
 
-/** The learned order's held-out figures: each conversation recalled with the weights fitted without it. */
+/** The learned parts' held-out figures: each conversation recalled with the weights fitted without it. */
 interface LearnedOrderHeldOut {
   folds: Record<string, { heldOut: AggregateScore; shipped: AggregateScore }>;
   crossValidated: AggregateReport;
@@ -507,9 +507,11 @@ interface LearnedOrderHeldOut {
 
 /**
  * Each part recalled through the engine with the learned-order weights bench/trainOrder.ts fitted
- * on the other parts (its `folds` in bench/results/trainOrder.json), so the held-out figure of the
- * learned order comes from here like every other figure. Undefined, with the reason printed, when
- * that file is missing or was written for other features or other conversations.
+ * on the other parts (its `folds` in bench/results/trainOrder.json) and the query adapter
+ * bench/trainQueryAdapter.ts fitted on them (bench/results/queryAdapter.json), so the held-out
+ * figure comes from here like every other figure; then every toggle row of `rowVariants` on each
+ * part with the same fold weights (the fold rule without in-sample learned parts). Undefined, with
+ * the reason printed, when a file is missing or was written for other features or conversations.
  */
 async function learnedOrderHeldOut(set: EvalSet, full: SetRun, rowVariants: readonly Variant[]): Promise<LearnedOrderHeldOut | undefined> {
   const file = join(__dirname, 'results', 'trainOrder.json');
