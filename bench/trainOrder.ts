@@ -17,7 +17,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../src/core/recall/learnedOrder';
+import { learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures, windowVectors } from '../src/core/recall/learnedOrder';
 import type { LearnedOrderWeights, OrderFeatures } from '../src/core/recall/learnedOrder';
 import { RECALL_STAGES } from '../src/core/recall/recallStages';
 import type { RecallStage } from '../src/core/recall/recallStages';
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       const tap: RecallStage = {
         id: 'learnedOrder', enabled: () => true,
         apply(cands, { store, req, gathered }) {
-          const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter));
+          const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors)));
           const x = orderFeatures(cands, ctx);
           tapped = { dialogue: ctx.dialogue, rows: cands.map((c, i) => ({ sources: built.sourcesById.get(c.id) ?? [c.id], x: x[i] as OrderFeatures })) };
           return cands;

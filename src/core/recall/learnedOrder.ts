@@ -4,7 +4,8 @@
  * each arm ranked the memory, whether the memory states something or asks, how long it is, whether
  * its author is the person the question names, whether it sits right next to one of the best
  * matches in its session, how many of the best ten share its session, how high the turns either
- * side of it rank, and whether it replies to a question. It reorders only when the best memory is a
+ * side of it rank, whether it replies to a question, and whether it says something its author had
+ * not said earlier in the window (a first mention rather than a return to it). It reorders only when the best memory is a
  * turn of a dialogue between two people (isDialogue): the model was learned on such conversations,
  * and on notes it weighs the wrong things. The weights are learned on the development
  * conversations by `bench/trainOrder.ts`
@@ -24,15 +25,19 @@ import type { SessionPlace } from './sessionNeighbours';
 import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
 import { applyDelta } from './recallTypes';
 import type { Candidate } from './recallTypes';
+import type { VectorIndex } from './vectorIndex';
 
 /**
  * The features: the two arms' ranks in the window (ln(1 + rank), rank 0 = the arm's best) and
  * strengths (the lexical channel; the semantic channel over the window's best); `sameSession` is
  * ln(1 + how many of the window's first SESSION_HEAD share the memory's session, itself included);
  * `neighbourPlace` is −ln(1 + the best window place of the turn just before or after it), or
- * −ln(1 + window size) when neither is in the window; the rest 0/1.
+ * −ln(1 + window size) when neither is in the window; `novelty` is 1 − the best cosine between
+ * the memory and a window memory its author wrote before it (1 when there is none or no vectors):
+ * the turn where something is first told, not the later ones that come back to it
+ * (docs/recall-design.md, "Tenth round"); the rest 0/1.
  */
-export const ORDER_FEATURES = ['lexicalRank', 'semanticRank', 'lexical', 'semantic', 'question', 'short', 'long', 'firstPerson', 'namedAuthor', 'otherAuthor', 'nearBest', 'sameSession', 'neighbourPlace', 'answersQuestion'] as const;
+export const ORDER_FEATURES = ['lexicalRank', 'semanticRank', 'lexical', 'semantic', 'question', 'short', 'long', 'firstPerson', 'namedAuthor', 'otherAuthor', 'nearBest', 'sameSession', 'neighbourPlace', 'answersQuestion', 'novelty'] as const;
 export type OrderFeature = typeof ORDER_FEATURES[number];
 export type OrderFeatures = Record<OrderFeature, number>;
 
@@ -50,6 +55,8 @@ export interface LearnedOrderConfig {
  */
 export interface TurnContext {
   readonly session: string;
+  /** Its place in the order memories were written (rowid): which of two same-time turns came first. */
+  readonly seq?: number;
   readonly previous?: string;
   /** The turn before it asks something (its own words end with "?"). */
   readonly previousAsks: boolean;
@@ -65,6 +72,8 @@ export interface OrderContext {
   readonly turns: ReadonlyMap<string, TurnContext>;
   /** Whether the best memory is a turn of a dialogue; the stage reorders only then. */
   readonly dialogue: boolean;
+  /** A window memory's stored vector (normalised), when the store has one for the query's model. */
+  readonly vectorOf?: (id: string) => Float32Array | undefined;
 }
 
 /** A session's turns around one memory, with their authors, in order (up to two each side). */
@@ -100,7 +109,7 @@ export function isDialogue(a: Around | undefined): boolean {
  * a dialogue one read of the best's place and two index ranges; inside, two more for each of the
  * best few and one statement for the whole window's previous turns.
  */
-export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter): OrderContext {
+export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter, vectorOf?: (id: string) => Float32Array | undefined): OrderContext {
   const first = cands[0]?.id;
   const firstPlace = first === undefined ? undefined : loadSessionPlaces(db, [first], NEAR_BEST_SPAN, filter).get(first);
   const best = first === undefined ? undefined : around(first, firstPlace);
@@ -116,9 +125,14 @@ export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], que
   }
   const turns = new Map<string, TurnContext>();
   for (const [id, p] of loadPreviousTurns(db, cands.map((c) => c.id), filter)) {
-    turns.set(id, { session: p.session, ...(p.previous ? { previous: p.previous.id } : {}), previousAsks: p.previous !== undefined && asks(p.previous.content) });
+    turns.set(id, { session: p.session, seq: p.seq, ...(p.previous ? { previous: p.previous.id } : {}), previousAsks: p.previous !== undefined && asks(p.previous.content) });
   }
-  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, turns, dialogue: true };
+  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, turns, dialogue: true, ...(vectorOf ? { vectorOf } : {}) };
+}
+
+/** The stored vectors `novelty` reads, from the index the vector arm searched (none without an embedder). */
+export function windowVectors(index: VectorIndex | undefined): ((id: string) => Float32Array | undefined) | undefined {
+  return index ? (id) => index.vectors.row(id) : undefined;
 }
 
 /** Words a memory under this many has is "short" (a reaction: "Wow, sounds great!"). */
@@ -129,6 +143,8 @@ export const LONG_WORDS = 40;
 export const NEAR_BEST_HEAD = 3;
 /** How many of the window's first memories `sameSession` counts. */
 export const SESSION_HEAD = 10;
+/** The novelty from which "Why" calls a memory something its author had not said earlier (a best cosine under 0.5). */
+const NEW_FROM_AUTHOR = 0.5;
 /** Turns on each side of a best match that are "next to" it (and that tell a dialogue). */
 const NEAR_BEST_SPAN = 2;
 
@@ -149,6 +165,55 @@ function channelRanks(cands: readonly Candidate[], channel: 'lexical' | 'semanti
   ranked.forEach((c, i) => out.set(c.id, i));
   for (const c of cands) if (!out.has(c.id)) out.set(c.id, cands.length);
   return out;
+}
+
+/**
+ * Each candidate's novelty (see ORDER_FEATURES): 1 − its best cosine with a window memory by the
+ * same author written before it (earlier `createdAt`, or the same and an earlier `seq`); 1 without
+ * an author, a vector or an earlier memory. At most window² / 2 dot products, in dialogues only.
+ */
+function novelty(cands: readonly Candidate[], ctx: OrderContext): number[] {
+  const out = cands.map(() => 1);
+  if (!ctx.vectorOf) return out;
+  // Each author's window memories in the order they were written; each compared with the ones before it.
+  const byAuthor = new Map<string, { i: number; at: string; seq: number; v: Float32Array }[]>();
+  cands.forEach((c, i) => {
+    const who = ctx.authors.get(c.id);
+    const v = who === undefined ? undefined : ctx.vectorOf?.(c.id);
+    if (who === undefined || !v) return;
+    let list = byAuthor.get(who);
+    if (!list) byAuthor.set(who, (list = []));
+    list.push({ i, at: c.createdAt, seq: ctx.turns.get(c.id)?.seq ?? Number.NaN, v });
+  });
+  for (const list of byAuthor.values()) {
+    list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : (a.seq || 0) - (b.seq || 0)));
+    list.forEach((m, k) => {
+      let best = 0;
+      for (let j = 0; j < k; j++) {
+        const o = list[j] as typeof m;
+        // Same time and no known order (a memory outside any session): neither came first.
+        if (o.at === m.at && !(o.seq < m.seq)) continue;
+        const d = dot(m.v, o.v);
+        if (d > best) best = d;
+      }
+      out[m.i] = 1 - Math.min(1, best);
+    });
+  }
+  return out;
+}
+
+/** Dot product of two vectors of the same width. */
+function dot(a: Float32Array, b: Float32Array): number {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, k = 0;
+  const n = a.length;
+  for (; k + 3 < n; k += 4) {
+    s0 += (a[k] as number) * (b[k] as number);
+    s1 += (a[k + 1] as number) * (b[k + 1] as number);
+    s2 += (a[k + 2] as number) * (b[k + 2] as number);
+    s3 += (a[k + 3] as number) * (b[k + 3] as number);
+  }
+  for (; k < n; k++) s0 += (a[k] as number) * (b[k] as number);
+  return s0 + s1 + s2 + s3;
 }
 
 /** Every candidate's features, in the candidates' order. */
@@ -173,7 +238,8 @@ export function orderFeatures(cands: readonly Candidate[], ctx: OrderContext): O
     const session = ctx.turns.get(c.id)?.session;
     if (session !== undefined) headSessions.set(session, (headSessions.get(session) ?? 0) + 1);
   }
-  return cands.map((c) => {
+  const fresh = novelty(cands, ctx);
+  return cands.map((c, i) => {
     const text = body(c.content);
     const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
     const who = ctx.authors.get(c.id);
@@ -193,6 +259,7 @@ export function orderFeatures(cands: readonly Candidate[], ctx: OrderContext): O
       sameSession: Math.log(1 + (turn ? headSessions.get(turn.session) ?? 0 : 0)),
       neighbourPlace: -Math.log(1 + (adjacentPlace.get(c.id) ?? cands.length)),
       answersQuestion: turn?.previousAsks ? 1 : 0,
+      novelty: fresh[i] as number,
     };
   });
 }
@@ -227,6 +294,7 @@ function describe(f: OrderFeature, x: OrderFeatures, window: number): string {
     case 'sameSession': { const n = Math.round(Math.exp(x.sameSession) - 1); return n === 0 ? 'from a conversation none of the best ten are from' : `its conversation holds ${n} of the best ten`; }
     case 'neighbourPlace': { const r = Math.round(Math.exp(-x.neighbourPlace) - 1); return r >= window ? 'the turns beside it do not match' : `the turn beside it ranked ${r + 1}${ordinal(r + 1)}`; }
     case 'answersQuestion': return absent ? 'not a reply to a question' : 'a reply to a question';
+    case 'novelty': return x.novelty >= NEW_FROM_AUTHOR ? 'something its author had not said earlier' : 'close to what its author said earlier';
   }
 }
 

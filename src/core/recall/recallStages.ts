@@ -19,7 +19,7 @@ import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import { applySpeakerMatch, loadAuthors } from './speakerMatch';
-import { applyLearnedOrder, loadOrderContext } from './learnedOrder';
+import { applyLearnedOrder, loadOrderContext, windowVectors } from './learnedOrder';
 import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
 import { applyPinPriority, loadPinnedLinks } from './pinPriority';
@@ -197,7 +197,7 @@ const learnedOrderStage: RecallStage = {
   id: 'learnedOrder',
   enabled: (cfg) => cfg.learnedOrder.enabled,
   apply(cands, { store, req, cfg, gathered }) {
-    const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter));
+    const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors)));
     return applyLearnedOrder(cands, ctx, cfg.learnedOrder);
   },
 };

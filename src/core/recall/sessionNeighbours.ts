@@ -61,6 +61,8 @@ export function loadSessionPlaces(db: SqlReader, ids: readonly string[], span: n
 /** A memory's session and the live turn right before it there (under the recall filter), if any. */
 export interface PreviousTurn {
   readonly session: string;
+  /** The memory's place in the order memories were written (its rowid): a session's turns in the order they were said. */
+  readonly seq: number;
   readonly previous?: { readonly id: string; readonly content: string };
 }
 
@@ -72,11 +74,11 @@ export function loadPreviousTurns(db: SqlReader, ids: readonly string[], filter:
   const out = new Map<string, PreviousTurn>();
   if (ids.length === 0) return out;
   const f = filterClause(filter, 'q');
-  const rows = db.all<{ id: string; session: string; previous: string | null; content: string | null }>(
-    `SELECT c.id AS id, c.session_key AS session, p.id AS previous, p.content AS content FROM memories c
+  const rows = db.all<{ id: string; session: string; seq: number; previous: string | null; content: string | null }>(
+    `SELECT c.id AS id, c.session_key AS session, c.rowid AS seq, p.id AS previous, p.content AS content FROM memories c
      LEFT JOIN memories p ON p.rowid = (SELECT q.rowid FROM memories q WHERE q.session_key = c.session_key AND q.rowid < c.rowid AND ${f.sql} ORDER BY q.rowid DESC LIMIT 1)
      WHERE c.id IN (${ids.map(() => '?').join(',')}) AND c.session_key IS NOT NULL`, [...f.params, ...ids]);
-  for (const r of rows) out.set(r.id, { session: r.session, ...(r.previous !== null ? { previous: { id: r.previous, content: r.content ?? '' } } : {}) });
+  for (const r of rows) out.set(r.id, { session: r.session, seq: r.seq, ...(r.previous !== null ? { previous: { id: r.previous, content: r.content ?? '' } } : {}) });
   return out;
 }
 

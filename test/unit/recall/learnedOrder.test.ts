@@ -55,6 +55,39 @@ describe('learned order (learnedOrder.ts)', () => {
     assert.deepEqual(ids.map((id) => of(id).answersQuestion), ids.map((id) => (id === 'a2' ? 1 : 0)));
   });
 
+  it('reads whether a memory says something its author had not said earlier in the window (novelty)', () => {
+    const unit = (...xs: number[]): Float32Array => { const v = Float32Array.from(xs); const n = Math.hypot(...xs); return v.map((x) => x / n); };
+    const at = (day: number, c: Candidate): Candidate => ({ ...c, createdAt: `2026-01-0${day}T00:00:00.000Z` });
+    // Noah tells about the trout on day 1 and comes back to it on day 3; Mia's question on day 2 is close to both.
+    const cands = [
+      at(3, cand('again', 0.9, 'Noah: The trout were great.')),
+      at(2, cand('mia', 0.8, 'Mia: How were the trout?')),
+      at(1, cand('first', 0.7, 'Noah: We caught three trout.')),
+      at(3, cand('other', 0.6, 'Noah: My sister starts school.')),
+    ];
+    const vectors = new Map([['again', unit(1, 0.2, 0)], ['mia', unit(1, 0, 0)], ['first', unit(1, 0, 0.1)], ['other', unit(0, 0, 1)]]);
+    const authors = new Map([['again', 'Noah'], ['mia', 'Mia'], ['first', 'Noah'], ['other', 'Noah']]);
+    const x = orderFeatures(cands, dialogue({ authors, vectorOf: (id) => vectors.get(id) }));
+    const cos = (a: string, b: string): number => { const u = vectors.get(a) as Float32Array, v = vectors.get(b) as Float32Array; return u.reduce((s, ui, k) => s + ui * (v[k] as number), 0); };
+    const of = (id: string): number => (x[cands.findIndex((c) => c.id === id)] as OrderFeatures).novelty;
+    assert.ok(Math.abs(of('again') - (1 - cos('again', 'first'))) < 1e-6, 'the return to the trout, against Noah\'s first telling');
+    assert.equal(of('first'), 1, 'the first telling: nothing Noah wrote before it');
+    assert.equal(of('mia'), 1, 'another author\'s earlier or later memories do not count');
+    assert.ok(Math.abs(of('other') - (1 - Math.max(0, cos('other', 'first')))) < 1e-6, 'a new subject stays near 1');
+    assert.ok(of('again') < 0.1 && of('other') > 0.8);
+    // Same time: the order memories were written (seq) decides which came first.
+    const same = [cand('b', 0.9, 'Noah: trout again'), cand('a', 0.8, 'Noah: trout')];
+    const turns = new Map<string, TurnContext>([['a', { session: 's', seq: 1, previousAsks: false }], ['b', { session: 's', seq: 2, previousAsks: false }]]);
+    const y = orderFeatures(same, dialogue({ authors: new Map([['a', 'Noah'], ['b', 'Noah']]), turns, vectorOf: () => unit(1, 0, 0) }));
+    assert.deepEqual(y.map((f) => Math.round(f.novelty * 1e6) / 1e6), [0, 1]);
+    const none = orderFeatures(cands, dialogue({ authors }));
+    assert.deepEqual(none.map((f) => f.novelty), [1, 1, 1, 1], 'without stored vectors nothing is known to repeat');
+    const why = applyLearnedOrder(cands.slice(0, 3).map((c) => ({ ...c })), dialogue({ authors, vectorOf: (id) => vectors.get(id) }), { enabled: true, weights: weights({ novelty: 5 }) });
+    assert.equal(why[0]?.id, 'mia');
+    assert.match(why.find((c) => c.id === 'again')?.explain.penalties.find((p) => p.stage === 'learnedOrder')?.note ?? '', /close to what its author said earlier/);
+    assert.match(why.find((c) => c.id === 'first')?.explain.boosts.find((p) => p.stage === 'learnedOrder')?.note ?? '', /something its author had not said earlier/);
+  });
+
   it('orders by −position·ln(1 + place) + Σ w·x, ties keeping the earlier order', () => {
     const x = (over: Partial<OrderFeatures>): OrderFeatures => ({ ...Object.fromEntries(ORDER_FEATURES.map((f) => [f, 0])), ...over }) as OrderFeatures;
     const w = weights({ question: -1 });
@@ -118,10 +151,12 @@ describe('learned order (learnedOrder.ts)', () => {
       assert.equal(talk.dialogue, true);
       assert.deepEqual([...talk.nearBest].sort(), ['d1', 'd2', 'd4', 'd5'], 'two turns each side, not the turn itself');
       assert.equal(talk.authors.get('d3'), 'Mia');
-      assert.deepEqual(talk.turns.get('d3'), { session: 'talk', previous: 'd2', previousAsks: true }, 'd2 asks, d3 replies');
-      assert.deepEqual(talk.turns.get('n1'), { session: 'notes', previousAsks: false }, 'every window memory\'s turn, not only the best\'s');
+      const turn = (ctx: OrderContext, id: string): Omit<TurnContext, 'seq'> | undefined => { const t = ctx.turns.get(id); if (!t) return undefined; const { seq: _seq, ...rest } = t; return rest; };
+      assert.deepEqual(turn(talk, 'd3'), { session: 'talk', previous: 'd2', previousAsks: true }, 'd2 asks, d3 replies');
+      assert.deepEqual(turn(talk, 'n1'), { session: 'notes', previousAsks: false }, 'every window memory\'s turn, not only the best\'s');
+      assert.ok((talk.turns.get('d3')?.seq as number) < (talk.turns.get('n1')?.seq as number), 'and its place in the order memories were written');
       const wide = store.read((db) => loadOrderContext(db, ['d3', 'd1', 'd6', 'd5', 'n3'].map((id, i) => cand(id, 1 - i / 10, id)), 'q', filter));
-      assert.deepEqual(['d5', 'n3'].map((id) => wide.turns.get(id)), [{ session: 'talk', previous: 'd4', previousAsks: false }, { session: 'notes', previous: 'n2', previousAsks: false }], 'beyond the best three too');
+      assert.deepEqual(['d5', 'n3'].map((id) => turn(wide, id)), [{ session: 'talk', previous: 'd4', previousAsks: false }, { session: 'notes', previous: 'n2', previousAsks: false }], 'beyond the best three too');
       const notes = store.read((db) => loadOrderContext(db, [cand('n2', 1, 'n2'), cand('d3', 0.5, 'd3')], 'q', filter));
       assert.equal(notes.dialogue, false, 'the best is a note among notes: the stage stays out');
       assert.equal(notes.nearBest.size + notes.authors.size + notes.turns.size, 0, 'and reads nothing more');

@@ -104,13 +104,16 @@ describe('session neighbourhood expansion', () => {
     });
 
     it('reads a whole window\'s previous turns in one statement, with the same rules', () => {
-      const p = store.read((db) => loadPreviousTurns(db, ['s1-4', 's1-1', 's2-1', 'lone', 'missing'], {}));
+      const read = store.read((db) => loadPreviousTurns(db, ['s1-4', 's1-1', 's2-1', 'lone', 'missing'], {}));
+      const seq = (id: string): number => read.get(id)?.seq as number;
+      assert.ok(seq('s1-1') < seq('s2-1') && seq('s2-1') < seq('s1-4'), 'each memory\'s place in the order memories were written');
+      const p = new Map([...read].map(([id, { seq: _seq, ...rest }]) => [id, rest]));
       assert.deepEqual(p.get('s1-4'), { session: 's1', previous: { id: 's1-2', content: 'turn s1-2' } }, 's1-3 is deleted: the live turn before it');
       assert.deepEqual(p.get('s1-1'), { session: 's1' }, 'the first turn of its session');
       assert.deepEqual(p.get('s2-1'), { session: 's2' }, 's1-1 is before it, but in another session');
       assert.equal(p.has('lone') || p.has('missing'), false);
       const later = store.read((db) => loadPreviousTurns(db, ['s1-4'], { since: '2027-01-01T00:00:00.000Z' }));
-      assert.deepEqual(later.get('s1-4'), { session: 's1' }, 'the recall filter applies to the previous turn');
+      assert.deepEqual(later.get('s1-4'), { session: 's1', seq: seq('s1-4') }, 'the recall filter applies to the previous turn');
     });
   });
 });
