@@ -5,9 +5,9 @@
  * its author is the person the question names, whether it sits right next to one of the best
  * matches in its session, how many of the best ten share its session, how high the turns either
  * side of it rank, whether it replies to a question, and whether it says something its author had
- * not said earlier in the window (a first mention rather than a return to it). It reorders only when the best memory is a
- * turn of a dialogue between two people (isDialogue): the model was learned on such conversations,
- * and on notes it weighs the wrong things. The weights are learned on the development
+ * not said earlier in the window (a first mention rather than a return to it). It reorders only
+ * when the best memory is a turn of a dialogue between two people (isDialogue): the model was
+ * learned on such conversations, and on notes it weighs the wrong things. The weights are learned on the development
  * conversations by `bench/trainOrder.ts`
  * (logistic regression over the window, chosen and checked leave one conversation out) and kept in
  * learnedOrderWeights.ts; no text of those conversations is in the repository.
