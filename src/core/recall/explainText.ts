@@ -35,7 +35,7 @@ export const EXPLAIN_LEGEND: readonly string[] = [
   'covers the question — adds parts of the question the results above did not cover;',
   'pinned — about an entity you pinned (only when it is relevant to the question);',
   'other speaker — the question is about a person it names, and someone else wrote this memory;',
-  'learned order — in a conversation between two people, the best results reordered by a small model learned from real conversations (how each search ranked the memory, whether it states something or only asks, who wrote it, whether it answers a question or sits beside other good matches); it moves a result between places and gives it that place\'s score;',
+  'learned order — in a conversation between two people, the best results reordered by a small model learned from real conversations (how each search ranked the memory, whether it states something or only asks, who wrote it, whether it answers a question or sits beside other good matches, whether its author says it for the first time or comes back to it); it moves a result between places and gives it that place\'s score;',
   'graph — mentions an entity the question names; common entities only — mentions only entities that appear everywhere; meaning only — similar in meaning but shares no word with the question.',
 ];
 
