@@ -176,23 +176,23 @@ function novelty(cands: readonly Candidate[], ctx: OrderContext): number[] {
   const out = cands.map(() => 1);
   if (!ctx.vectorOf) return out;
   // Each author's window memories in the order they were written; each compared with the ones before it.
-  const byAuthor = new Map<string, { i: number; at: string; seq: number; v: Float32Array }[]>();
+  const byAuthor = new Map<string, { i: number; at: string; seq: number | undefined; v: Float32Array }[]>();
   cands.forEach((c, i) => {
     const who = ctx.authors.get(c.id);
     const v = who === undefined ? undefined : ctx.vectorOf?.(c.id);
     if (who === undefined || !v) return;
     let list = byAuthor.get(who);
     if (!list) byAuthor.set(who, (list = []));
-    list.push({ i, at: c.createdAt, seq: ctx.turns.get(c.id)?.seq ?? Number.NaN, v });
+    list.push({ i, at: c.createdAt, seq: ctx.turns.get(c.id)?.seq, v });
   });
   for (const list of byAuthor.values()) {
-    list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : (a.seq || 0) - (b.seq || 0)));
+    list.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : (a.seq ?? 0) - (b.seq ?? 0)));
     list.forEach((m, k) => {
       let best = 0;
       for (let j = 0; j < k; j++) {
         const o = list[j] as typeof m;
         // Same time and no known order (a memory outside any session): neither came first.
-        if (o.at === m.at && !(o.seq < m.seq)) continue;
+        if (o.at === m.at && (o.seq === undefined || m.seq === undefined || o.seq >= m.seq)) continue;
         const d = dot(m.v, o.v);
         if (d > best) best = d;
       }
