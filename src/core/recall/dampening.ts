@@ -7,8 +7,9 @@
  * 2. hub: every entity linked to the memory has a mention count at or above the P90 of the entities
  *    linked to the candidate set, and at least hubMinMentions → × hubPenalty (memories without
  *    links are left alone);
- * 3. resolution: type constraint or decision → × resolutionBoost; otherwise an ISO date or month
- *    name → × (1 + (resolutionBoost − 1)/2); content shorter than resolutionMinChars gets nothing.
+ * 3. resolution: type constraint or decision → × resolutionBoost; otherwise an ISO date or a month
+ *    (`mentionsDate`: not the verb "may") → × (1 + (resolutionBoost − 1)/2); content shorter than
+ *    resolutionMinChars gets nothing.
  */
 import type { SearchConfig } from '../config/searchConfig';
 import { applyFactor, sortByScore } from './recallTypes';
@@ -16,7 +17,33 @@ import type { Candidate } from './recallTypes';
 import { countHits } from './termProbe';
 
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
-const MONTH = /\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b/i;
+/** Month names that are no other English word. */
+const MONTH_NAME = /\b(january|february|april|june|july|august|september|october|november|december)\b/i;
+/**
+ * "May" and "March" are also verbs ("this may break", "march on"), and the abbreviations are names
+ * and words too ("Jan", "mar", "sep"): those count as a date only capitalised (May, March) and
+ * beside a day or a year ("May 8", "8 March", "Sept 2024", "5 jan"), or, for May and March, after a
+ * word that takes a month ("in May", "since March", "mid-May").
+ */
+const AMBIGUOUS_MONTH = /\b(May|March|[Jj]an|[Ff]eb|[Mm]ar|[Aa]pr|[Jj]un|[Jj]ul|[Aa]ug|[Ss]ept?|[Oo]ct|[Nn]ov|[Dd]ec)\b\.?/g;
+const MONTH_LEAD_WORDS = new Set(['in', 'of', 'since', 'until', 'till', 'by', 'from', 'during', 'early', 'mid', 'late', 'last', 'next', 'this', 'before', 'after']);
+const DAY_OR_YEAR_AFTER = /^\s+\d{1,4}(?:st|nd|rd|th)?\b/;
+const DAY_BEFORE = /\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?$/;
+const WORD_BEFORE = /([A-Za-z]+)[\s-]+$/;
+
+/** Whether `text` names a date: an ISO date or a month (dampening's "dated content"). */
+export function mentionsDate(text: string): boolean {
+  if (ISO_DATE.test(text) || MONTH_NAME.test(text)) return true;
+  for (const m of text.matchAll(AMBIGUOUS_MONTH)) {
+    const at = m.index ?? 0;
+    const before = text.slice(Math.max(0, at - 24), at);
+    const after = text.slice(at + m[0].length, at + m[0].length + 16);
+    if (DAY_OR_YEAR_AFTER.test(after) || DAY_BEFORE.test(before)) return true;
+    const fullName = m[1] === 'May' || m[1] === 'March';
+    if (fullName && MONTH_LEAD_WORDS.has((WORD_BEFORE.exec(before)?.[1] ?? '').toLowerCase())) return true;
+  }
+  return false;
+}
 
 /** P-th percentile threshold: sorted[floor(n · p)] (clamped to the last). */
 export function percentileThreshold(values: readonly number[], p: number): number {
@@ -32,7 +59,7 @@ export function isSemanticPath(c: Candidate): boolean {
 export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening']): number {
   if (c.content.length < cfg.resolutionMinChars) return 1;
   if (c.type === 'constraint' || c.type === 'decision') return cfg.resolutionBoost;
-  if (ISO_DATE.test(c.content) || MONTH.test(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
+  if (mentionsDate(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
   return 1;
 }
 

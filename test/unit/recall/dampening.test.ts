@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
-import { applyDampening, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
+import { applyDampening, mentionsDate, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
 import { applyCurrentness, currentnessFactor, currentnessOf, isHistoricalQuery } from '../../../src/core/recall/currentness';
 import type { AttributeState } from '../../../src/core/recall/currentness';
 import { cand } from './candidateFixture';
@@ -73,6 +73,30 @@ describe('recall dampening: resolution', () => {
     close(resolutionFactor(cand('e', 1, { content: long('Shipped in March') }), d), 1.1);
     assert.equal(resolutionFactor(cand('f', 1, { type: 'decision', content: 'We chose Postgres' }), d), 1);
     assert.equal(resolutionFactor(cand('g', 1, { content: long('plain fact') }), d), 1);
+  });
+
+  it('counts the verb "may" and names like Jan as no date (a month is dated only as a month)', () => {
+    const table: Array<[string, boolean]> = [
+      ['Released on 2026-03-14', true],
+      ['We moved the release to August', true],
+      ['the freeze starts on 8 May', true],
+      ['the freeze starts May 8th', true],
+      ['planned for May 2027', true],
+      ['shipped in May', true],
+      ['In March we rewrote the parser', true],
+      ['until mid-March', true],
+      ['Deadline: Sept 30', true],
+      ['on 5 jan the keys rotate', true],
+      ['this may break the build on Windows', false],
+      ['May I suggest pinning the version?', false],
+      ['we may have to march through the migration', false],
+      ['March on: the next step is the schema', false],
+      ['Jan reviewed the pull request', false],
+      ['the sep character is a comma', false],
+      ['nothing dated here', false],
+    ];
+    for (const [text, dated] of table) assert.equal(mentionsDate(text), dated, text);
+    assert.equal(resolutionFactor(cand('m', 1, { content: long('This may fail when the cache is cold') }), d), 1);
   });
 
   it('re-sorts after dampening', () => {
