@@ -70,7 +70,8 @@ import { aggregate, loadDevSet, scoreQuestion } from './devset';
 import type { AggregateReport, AggregateScore, QuestionScore } from './devset';
 import { cachedLocomoStore, diskCachedEmbedder, loadLocomo, locomoAskedAt } from './locomo';
 import { loadQueryAdapterFolds } from './queryAdapterFolds';
-import { chooseCombination, subsets } from './stageCombinations';
+import { questionsMoved } from './questionsMoved';
+import { chooseCombination, pairedDifference, subsets } from './stageCombinations';
 import type { CombinationChoice, CombinationScores } from './stageCombinations';
 
 const QUICK = process.argv.includes('--quick');
@@ -501,8 +502,12 @@ interface LearnedOrderHeldOut {
   folds: Record<string, { heldOut: AggregateScore; shipped: AggregateScore }>;
   crossValidated: AggregateReport;
   shipped: AggregateReport;
-  /** The fold rule with the learned parts held out: per toggle row, each part's R@10 with the stage minus without it, and the verdict. */
-  rule: Record<string, { gains: Record<string, number>; verdict: Verdict }>;
+  /**
+   * The fold rule with the learned parts held out: per toggle row, each part's R@10 with the stage
+   * minus without it, the questions it moves there (questionsMoved.ts), the difference over all
+   * parts' questions with its paired 95 % interval, and the verdict.
+   */
+  rule: Record<string, { gains: Record<string, number>; moved: Record<string, { better: number; worse: number }>; pooled: { mean: number; low: number; high: number }; verdict: Verdict }>;
 }
 
 /**
@@ -527,6 +532,8 @@ async function learnedOrderHeldOut(set: EvalSet, full: SetRun, rowVariants: read
   const held: QuestionScore[] = [];
   const rows = rowVariants.filter((x) => /^(no|with) /.test(x.name));
   const toggled: Record<string, Record<string, number>> = {};
+  const moved: Record<string, Record<string, { better: number; worse: number }>> = {};
+  const pairs: Record<string, { on: QuestionScore[]; off: QuestionScore[] }> = {};
   for (const part of set.parts) {
     const weights = (folds[part.id] as { weights: Record<string, number> }).weights;
     const adapter = (adapters as Map<string, QueryAdapter>).get(part.id) as QueryAdapter;
@@ -539,9 +546,17 @@ async function learnedOrderHeldOut(set: EvalSet, full: SetRun, rowVariants: read
       const r = await runSet(set, { ...row, search: mergeSearch(row.search, fold) as SearchConfigInput }, [part.id]);
       const d = (r.byPart[part.id] as AggregateScore).recallAt10 - (run.byPart[part.id] as AggregateScore).recallAt10;
       (toggled[row.name] ??= {})[part.id] = Number((row.name.startsWith('no ') ? -d : d).toFixed(4));
+      const base = run.scores[part.id] as QuestionScore[], toggledScores = r.scores[part.id] as QuestionScore[];
+      const [on, off] = row.name.startsWith('no ') ? [base, toggledScores] : [toggledScores, base];
+      (moved[row.name] ??= {})[part.id] = questionsMoved(on, off);
+      const pair = (pairs[row.name] ??= { on: [], off: [] });
+      pair.on.push(...on); pair.off.push(...off);
     }
   }
-  const rule = Object.fromEntries(Object.entries(toggled).map(([row, gains]) => [row, { gains, verdict: foldVerdict(Object.values(gains)) }]));
+  const rule = Object.fromEntries(Object.entries(toggled).map(([row, gains]) => {
+    const pair = pairs[row] as { on: QuestionScore[]; off: QuestionScore[] };
+    return [row, { gains, moved: moved[row] ?? {}, pooled: pairedDifference(pair.off, pair.on), verdict: foldVerdict(Object.values(gains)) }];
+  }));
   return { folds: out, crossValidated: aggregate(held), shipped: full.overall, rule };
 }
 
@@ -556,6 +571,12 @@ function printLearnedOrderHeldOut(name: string, h: LearnedOrderHeldOut): void {
   console.log(`\n${name} fold rule with the learned parts held out (stage on minus off, R@10; each conversation with the learned order and query adapter fitted without it)`);
   console.log(`${'row'.padEnd(31)} ${parts.map((p) => p.padEnd(8)).join(' ')} verdict`);
   for (const [row, r] of Object.entries(h.rule)) console.log(`${row.padEnd(31)} ${parts.map((p) => signed(r.gains[p] as number).padEnd(8)).join(' ')} ${r.verdict}`);
+  console.log(`\n${name} questions each row moves there (better / worse with the stage on) and its R@10 difference over all of them (paired 95 % interval)`);
+  console.log(`${'row'.padEnd(31)} ${parts.map((p) => p.padEnd(8)).join(' ')} pooled`);
+  for (const [row, r] of Object.entries(h.rule)) {
+    const cells = parts.map((p) => { const m = r.moved[p]; return (m ? `${m.better}/${m.worse}` : '-').padEnd(8); });
+    console.log(`${row.padEnd(31)} ${cells.join(' ')} ${signed(r.pooled.mean)} (${signed(r.pooled.low)} … ${signed(r.pooled.high)})`);
+  }
 }
 
 function printStageChoice(name: string, c: StageChoice): void {
