@@ -76,7 +76,9 @@ export function subjectWords(text: string): Set<string> {
  * verb before it and "to"/"with" after), after "instead of", "replace(d) … with", "no longer".
  */
 const CHANGE_PATTERNS: readonly RegExp[] = [
-  /\b(?:mov|switch|migrat|chang|convert|port|go|went|transition)\w*\b[^.;:!?]{0,80}?\bfrom\s+([^.,;:!?()]{1,80}?)\s+(?:to|with|into|onto)\b/giu,
+  // The verbs spelled out: a stem with any ending read "got the idea from that trip to England",
+  // "good", "portrait" and "important" as change verbs (docs/recall-design.md, "Eleventh round").
+  /\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|migrat(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|convert(?:s|ed|ing)?|port(?:s|ed|ing)?|go(?:es|ing|ne)?|went|transition(?:s|ed|ing)?)\b[^.;:!?]{0,80}?\bfrom\s+([^.,;:!?()]{1,80}?)\s+(?:to|with|into|onto)\b/giu,
   /\breplac\w*\s+([^.,;:!?()]{1,80}?)\s+(?:with|by)\b/giu,
   /\binstead\s+of\s+((?:[^\s.,;:!?()]+\s+){0,3}[^\s.,;:!?()]+)/giu,
   /\bno\s+longer\s+((?:[^\s.,;:!?()]+\s+){0,3}[^\s.,;:!?()]+)/giu,
@@ -150,7 +152,8 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): string[] {
 export interface AnalysedMemory {
   readonly memory: MemoryText;
   readonly words: ReadonlySet<string>;
-  readonly replaced: readonly ReadonlySet<string>[];
+  /** What it says it replaces: each phrase as written and its significant words. */
+  readonly replaced: readonly { readonly text: string; readonly words: ReadonlySet<string> }[];
   readonly settings: ReadonlyMap<string, ReadonlySet<string>>;
   readonly changeLanguage: boolean;
 }
@@ -159,11 +162,45 @@ export function analyseMemory(memory: MemoryText): AnalysedMemory {
   return {
     memory,
     words: subjectWords(memory.content),
-    replaced: replacedPhrases(memory.content).map(subjectWords),
+    replaced: replacedPhrases(memory.content).map((text) => ({ text, words: subjectWords(text) })),
     settings: settingValues(memory.content),
     changeLanguage: VALUE_CHANGE.test(memory.content),
   };
 }
+
+/** Words that deny what follows them ("not", "never", "don't", "without"). */
+const NEGATION = /^(?:not|no|never|without|neither|nor|cannot|\p{L}+n['’]t)$/u;
+/** How many words before a word a negation still denies it ("not really giving up"). */
+const NEGATION_REACH = 3;
+
+const tokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_'’]*/gu) ?? [];
+const negatedAt = (tokens: readonly string[], i: number): boolean => tokens.slice(Math.max(0, i - NEGATION_REACH), i).some((b) => NEGATION.test(b));
+
+/**
+ * Whether `text` states some of `words` rather than only denying them: a word counts when no
+ * negation stands within NEGATION_REACH words before it. "I'm not giving up" states no "giving",
+ * so a later "instead of giving up" agrees with it and replaces nothing.
+ */
+export function statesAny(text: string, words: readonly string[]): boolean {
+  const tokens = tokensOf(text);
+  return tokens.some((t, i) => words.includes(singular(t)) && !negatedAt(tokens, i));
+}
+
+/**
+ * Whether `text` states the whole of `phrase` (its words in a row, not under a negation). An
+ * action named by a verb's -ing form is the whole phrase: "giving up" is not "giving it my all".
+ */
+export function statesPhrase(text: string, phrase: string): boolean {
+  const tokens = tokensOf(text), want = tokensOf(phrase);
+  if (want.length === 0) return false;
+  for (let i = 0; i + want.length <= tokens.length; i++) {
+    if (want.every((w, j) => tokens[i + j] === w) && !negatedAt(tokens, i)) return true;
+  }
+  return false;
+}
+
+/** A replaced phrase whose significant words are all -ing forms names an action ("instead of giving up"). */
+const namesAction = (words: ReadonlySet<string>): boolean => words.size > 0 && [...words].every((w) => w.length > 5 && w.endsWith('ing'));
 
 function decisionChange(older: AnalysedMemory, newer: AnalysedMemory): string | undefined {
   if (!STATE_TYPES.has(older.memory.type) || !STATE_TYPES.has(newer.memory.type)) return undefined;
@@ -171,9 +208,12 @@ function decisionChange(older: AnalysedMemory, newer: AnalysedMemory): string | 
   if (shared.length < MIN_SHARED) return undefined;
   for (const phrase of newer.replaced) {
     // What the newer memory replaces must be what the older one says: at least two thirds of the
-    // replaced phrase's words ("from the JSON file" → json, file) appear in the older memory.
-    const named = overlap(phrase, older.words);
-    if (named.length > 0 && named.length * 3 >= phrase.size * 2) return `newer ${newer.memory.type} replaces "${named.join(' ')}" (shared subject: ${shared.slice(0, 4).join(', ')})`;
+    // replaced phrase's words ("from the JSON file" → json, file) appear in the older memory, not
+    // only under a negation there (statesAny), and an action as the whole phrase (statesPhrase).
+    const named = overlap(phrase.words, older.words);
+    if (named.length === 0 || named.length * 3 < phrase.words.size * 2) continue;
+    const stated = namesAction(phrase.words) ? statesPhrase(older.memory.content, phrase.text) : statesAny(older.memory.content, named);
+    if (stated) return `newer ${newer.memory.type} replaces "${named.join(' ')}" (shared subject: ${shared.slice(0, 4).join(', ')})`;
   }
   return undefined;
 }

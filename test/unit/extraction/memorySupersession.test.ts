@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { analyseMemory, detectMemorySupersession, findMemorySupersessions, replacedPhrases, settingValues } from '../../../src/core/extraction/memorySupersession';
+import { analyseMemory, detectMemorySupersession, findMemorySupersessions, replacedPhrases, settingValues, statesAny, statesPhrase } from '../../../src/core/extraction/memorySupersession';
 import type { MemoryText } from '../../../src/core/extraction/memorySupersession';
 
 const mem = (id: string, type: string, content: string, createdAt: string): MemoryText => ({ id, type, content, createdAt });
@@ -24,6 +24,15 @@ describe('memory supersession heuristics', () => {
     assert.deepEqual(replacedPhrases('We replaced Jest with Vitest.'), ['Jest']);
     assert.deepEqual(replacedPhrases('Use pnpm instead of npm for installs.'), ['npm for installs']);
     assert.deepEqual(replacedPhrases('We chose Postgres over MySQL.'), [], 'a choice between alternatives is not a change over time');
+    assert.deepEqual(replacedPhrases('We switched from npm to pnpm.'), ['npm']);
+    assert.deepEqual(replacedPhrases('The parser was ported from Python to Rust.'), ['Python']);
+    assert.deepEqual(replacedPhrases('The API went from REST to GraphQL last year.'), ['REST']);
+  });
+
+  it('reads only change verbs before "from … to" (not "got", "good" or "important")', () => {
+    assert.deepEqual(replacedPhrases('Thanks, John! I got the idea from that trip to England a few years ago.'), []);
+    assert.deepEqual(replacedPhrases('Good news from the team to everyone: the build is green.'), []);
+    assert.deepEqual(replacedPhrases('It is important from day one to pin versions.'), []);
   });
 
   describe('decision change', () => {
@@ -45,6 +54,29 @@ describe('memory supersession heuristics', () => {
       assert.equal(detect(mem('c', 'decision', 'The billing service runs on Kubernetes.', '2026-01-01T00:00:00Z'), newer), undefined, 'different subject');
       assert.equal(detect(older, { ...newer, type: 'summary' }), undefined, 'summaries report, they do not decide');
       assert.equal(detect(older, mem('d', 'decision', 'Sessions stay in the Memcached cluster; we add a second node.', '2026-02-01T00:00:00Z')), undefined, 'no change language');
+    });
+  });
+
+  describe('what the older memory says', () => {
+    const at = (d: number): string => `2026-0${d}-01T00:00:00Z`;
+
+    it('replaces nothing the older memory only denies', () => {
+      assert.equal(detect(mem('a', 'fact', 'We do not use Redis for the sessions of the web app.', at(1)),
+        mem('b', 'fact', 'The web app keeps its sessions in Memcached instead of Redis.', at(2))), undefined);
+      assert.equal(detect(mem('a', 'fact', "Tim: exams this week are overwhelming, but I'm not giving up on my reading.", at(1)),
+        mem('b', 'fact', 'Tim: a tough exam this week, but instead of giving up I kept reading.', at(2))), undefined);
+      assert.equal(statesAny("I'm not giving up", ['giving']), false);
+      assert.equal(statesAny("We don't really use Redis; Redis is for the cache only", ['redis']), true, 'one stated mention is enough');
+    });
+
+    it('needs the whole action an -ing phrase names, not the same verb in another sense', () => {
+      assert.equal(detect(mem('a', 'fact', 'John: giving it my all every time I am on the court this season.', at(1)),
+        mem('b', 'fact', 'John: a hard season on the court, but instead of giving up I trained more.', at(2))), undefined);
+      const f = detect(mem('a', 'fact', 'The build worker is polling the artifact API every minute.', at(1)),
+        mem('b', 'fact', 'The build worker now gets webhooks from the artifact API instead of polling.', at(2)));
+      assert.equal(f?.kind, 'decision_change', 'an action the older memory states is still replaced');
+      assert.equal(statesPhrase('We were giving up on the old parser', 'giving up'), true);
+      assert.equal(statesPhrase('Giving it my all', 'giving up'), false);
     });
   });
 
