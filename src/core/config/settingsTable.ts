@@ -117,7 +117,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "Hours between scheduled maintenance runs.",
   },
   {
-    key: 'search.alpha', type: 'number', default: 0.4, minimum: 0, maximum: 1, scope: 'window', target: 'search.alpha',
+    key: 'search.alpha', type: 'number', default: 0.5, minimum: 0, maximum: 1, scope: 'window', target: 'search.alpha',
     description: "Weight of semantic (vector) similarity against keyword relevance when fusing recall results: alpha·semantic + (1−alpha)·lexical.",
   },
   {

@@ -18,7 +18,7 @@ import { termWeights } from './lexicalArm';
 import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
-import { applySpeakerMatch, loadAuthors } from './speakerMatch';
+import { applySpeakerMatch, isPerson, loadAuthors, namedSpeakers, speakerWindow } from './speakerMatch';
 import { applyLearnedOrder, loadOrderContext, windowVectors } from './learnedOrder';
 import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
@@ -143,11 +143,25 @@ const rerankStage: RecallStage = {
 /**
  * The later stages look at a window of twice the kept width (at least topK); the rest is cut here,
  * and the window is ordered by score again (a reranked head can end below its untouched tail).
+ * When the query names a speaker of the candidates, the window is the speaker window instead
+ * (speakerMatch.ts, `speakerWindow`); the authors of the rest are read only when a person (not a
+ * role such as "user") wrote one of the window's memories, so notes pay one small read.
  */
 const windowStage: RecallStage = {
   id: 'window',
   enabled: () => true,
-  apply: (cands, { cfg, width }) => sortByScore(cands.slice(0, Math.max(width, cfg.topK) * 2)),
+  apply(cands, { store, req, cfg, width }) {
+    const size = Math.max(width, cfg.topK) * 2;
+    const head = cands.slice(0, size);
+    if (!cfg.speakerWindow.enabled || cands.length <= size) return sortByScore(head);
+    const headAuthors = store.read((db) => loadAuthors(db, head.map((c) => c.id)));
+    if (![...headAuthors.values()].some(isPerson)) return sortByScore(head);
+    const authors = new Map([...headAuthors, ...store.read((db) => loadAuthors(db, cands.slice(size).map((c) => c.id)))]);
+    const named = namedSpeakers(req.query, authors.values());
+    if (named.size === 0) return sortByScore(head);
+    const { named: namedShare, others } = cfg.speakerWindow;
+    return sortByScore(speakerWindow(cands, authors, named, Math.round(size * namedShare), Math.round(size * others)));
+  },
 };
 
 /** Gravity, hub and resolution (dampening.ts). */

@@ -25,6 +25,12 @@ export interface SpeakerConfig {
 /** Author names that are roles, not people. */
 export const ROLES = new Set(['user', 'assistant', 'agent', 'system', 'tool', 'bot', 'model', 'me', 'you', 'human', 'ai', 'unknown', 'default']);
 
+/** Whether an author name is a person's, not a role's. */
+export function isPerson(who: string): boolean {
+  const name = who.trim().toLowerCase();
+  return name.length >= 2 && !ROLES.has(name);
+}
+
 /** `who` of each candidate id that has one. */
 export function loadAuthors(db: SqlReader, ids: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -45,10 +51,30 @@ export function namedSpeakers(query: string, authors: Iterable<string>): Set<str
   const q = words(query);
   const out = new Set<string>();
   for (const who of new Set(authors)) {
-    const name = who.trim().toLowerCase();
-    if (name.length < 2 || ROLES.has(name)) continue;
-    const parts = [...words(name)];
+    if (!isPerson(who)) continue;
+    const parts = [...words(who.trim().toLowerCase())];
     if (parts.length > 0 && parts.every((p) => q.has(p))) out.add(who);
+  }
+  return out;
+}
+
+/**
+ * The window when the query names some of the speakers (docs/recall-design.md, "Twelfth round"):
+ * the first `namedCount` memories the named speakers wrote and the first `otherCount` of the rest
+ * (other speakers and memories without an author), in the order given. In a conversation nearly
+ * all the evidence of a question about one person is that person's own turns (97 % of it in the
+ * development conversations), while a plain window gives half its places to the other speaker:
+ * this lets the named person's turns from deeper in the list reach the learned order.
+ */
+export function speakerWindow(cands: readonly Candidate[], authors: ReadonlyMap<string, string>, named: ReadonlySet<string>, namedCount: number, otherCount: number): Candidate[] {
+  const out: Candidate[] = [];
+  let mine = 0, rest = 0;
+  for (const c of cands) {
+    if (mine >= namedCount && rest >= otherCount) break;
+    const who = authors.get(c.id);
+    if (who !== undefined && named.has(who)) {
+      if (mine < namedCount) { out.push(c); mine++; }
+    } else if (rest < otherCount) { out.push(c); rest++; }
   }
   return out;
 }

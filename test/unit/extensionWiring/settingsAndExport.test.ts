@@ -20,7 +20,7 @@ describe('agentMemory.* settings mapped onto the core configs', () => {
 
   it('maps search toggles and weights; an out-of-range value gets the default', () => {
     const s = settingsOf({ 'search.alpha': 7, 'search.vectorEnabled': false, 'search.graphBoostWeight': 0.3, 'search.limit': 0, 'search.temporalPriorHalfLifeDays': 30 });
-    assert.equal(s.search.alpha, 0.4);
+    assert.equal(s.search.alpha, 0.5);
     assert.equal(s.search.vector.enabled, false);
     assert.equal(s.search.graphBoost.weight, 0.3);
     assert.equal(s.search.limit, 10);

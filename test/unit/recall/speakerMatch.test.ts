@@ -3,7 +3,10 @@ import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { recallDetailed } from '../../../src/core/recall/recallService';
 import { explainText } from '../../../src/core/recall/explainText';
-import { applySpeakerMatch, namedSpeakers } from '../../../src/core/recall/speakerMatch';
+import { applySpeakerMatch, namedSpeakers, speakerWindow } from '../../../src/core/recall/speakerMatch';
+import { rankRecall } from '../../../src/core/recall/recallPipeline';
+import { RECALL_STAGES } from '../../../src/core/recall/recallStages';
+import type { RecallStage } from '../../../src/core/recall/recallStages';
 import type { Candidate, Explain } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import type { MemoryStore } from '../../../src/core/store/storeTypes';
@@ -39,6 +42,55 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
     const one = applySpeakerMatch([cand('b', 0.9), cand('c', 0.5)], 'What does Priya like?', new Map([['b', 'Priya'], ['c', 'Priya']]), cfg);
     assert.deepEqual(one.map((c) => c.score), [0.9, 0.5], 'a single author distinguishes nothing');
     assert.deepEqual(applySpeakerMatch([cand('a', 1), cand('b', 0.9)], 'What does Priya do?', authors, { enabled: false, penalty: 0.15 }).map((c) => c.id), ['a', 'b']);
+  });
+
+  it('keeps the first memories of the named speakers and of the rest, each up to its count, in order', () => {
+    const authors = new Map([['t1', 'Tomas'], ['p1', 'Priya'], ['t2', 'Tomas'], ['p2', 'Priya'], ['p3', 'Priya'], ['t3', 'Tomas']]);
+    const list = ['t1', 'p1', 'n1', 't2', 'p2', 'p3', 't3'].map((id, i) => cand(id, 1 - i / 10));
+    assert.deepEqual(speakerWindow(list, authors, new Set(['Priya']), 2, 2).map((c) => c.id), ['t1', 'p1', 'n1', 'p2'], 'a memory without an author counts with the rest');
+    assert.deepEqual(speakerWindow(list, authors, new Set(['Priya']), 3, 0).map((c) => c.id), ['p1', 'p2', 'p3']);
+    assert.deepEqual(speakerWindow(list, authors, new Set(['Priya', 'Tomas']), 4, 1).map((c) => c.id), ['t1', 'p1', 'n1', 't2', 'p2'], 'naming both speakers keeps the plain order');
+    assert.deepEqual(speakerWindow(list, authors, new Set(['Priya']), 10, 10).map((c) => c.id), list.map((c) => c.id), 'counts above the list keep all of it');
+  });
+
+  describe('the speaker window in recall', () => {
+    let store: MemoryStore;
+    before(async () => {
+      store = await openMemoryStore({ clock });
+      await seed(store, (w) => {
+        // Tomas's 45 short turns outrank every one of Priya's 10 longer ones on the keyword arm.
+        for (let i = 0; i < 45; i++) insertMemory(w, { id: `t${i}`, content: `Tomas: Priya, woodworking woodworking tip ${i}.` });
+        for (let i = 0; i < 10; i++) insertMemory(w, { id: `p${i}`, content: `Priya: after work I went to the town hall for a woodworking evening with friends and neighbours, number ${i}.` });
+        w.run("UPDATE memories SET who = 'Tomas' WHERE id LIKE 't%'");
+        w.run("UPDATE memories SET who = 'Priya' WHERE id LIKE 'p%'");
+      });
+    });
+    after(async () => { await store.close(); });
+
+    /** The window the later stages see: a stage added right after it records it. */
+    async function windowOf(query: string, enabled: boolean): Promise<string[]> {
+      let seen: string[] = [];
+      const tap: RecallStage = { id: 'tap', enabled: () => true, apply: (cands) => { seen = cands.map((c) => c.id); return cands; } };
+      const stages = RECALL_STAGES.flatMap((s) => (s.id === 'window' ? [s, tap] : [s]));
+      const cfg = resolveSearchConfig({ vector: { enabled: false }, learnedOrder: { enabled: false }, speakerWindow: { enabled } });
+      await rankRecall(store, { query }, { clock, track: false }, cfg, undefined, stages);
+      return seen;
+    }
+
+    it('lets the named speaker\'s deeper memories into the window, with fewer of the other speaker\'s', async () => {
+      const plain = await windowOf('What woodworking did Priya do?', false);
+      const named = await windowOf('What woodworking did Priya do?', true);
+      assert.equal(plain.length, 40);
+      assert.ok(plain.filter((id) => id.startsWith('p')).length < 10, `the plain window misses some of Priya's turns: ${plain.join(' ')}`);
+      assert.equal(named.filter((id) => id.startsWith('p')).length, 10, 'every turn of Priya\'s is in the speaker window');
+      assert.equal(named.filter((id) => id.startsWith('t')).length, 20, 'the other speaker keeps half a window');
+      assert.deepEqual(await windowOf('Any woodworking tips?', true), await windowOf('Any woodworking tips?', false), 'a query naming nobody keeps the plain window');
+    });
+
+    it('reads its shares from the config, clamped', () => {
+      assert.deepEqual(resolveSearchConfig({}).speakerWindow, { enabled: true, named: 1.25, others: 0.5 });
+      assert.deepEqual(resolveSearchConfig({ speakerWindow: { named: 0, others: -1 } }).speakerWindow, { enabled: true, named: 0.25, others: 0 });
+    });
   });
 
   describe('in recall', () => {

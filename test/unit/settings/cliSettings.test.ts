@@ -62,7 +62,7 @@ describe('CLI configuration (--set, AGENT_MEMORY_<KEY>, <store>/config.json, con
     });
     const list = await cli('--store', store, 'config', 'list');
     assert.match(list.out, /^search\.topK = 31 {2}\(config\.json\)$/m);
-    assert.match(list.out, /^search\.alpha = 0\.4 {2}\(default\)$/m);
+    assert.match(list.out, /^search\.alpha = 0\.5 {2}\(default\)$/m);
     assert.equal(list.out.trim().split('\n').length, SETTINGS.length, 'one line per setting');
     assert.equal((await cli('--store', store, 'config', 'unset', 'search.topK')).code, 0);
     assert.deepEqual(await get('search.topK'), { key: 'search.topK', value: 20, source: 'default' });

@@ -77,11 +77,11 @@ describe('settings table', () => {
     const problems: string[] = [];
     const s = readMemorySettings((k) => ({ 'search.topK': 900, 'search.alpha': 'high', 'models.rerankProvider': 'magic', 'search.vectorEnabled': 'no' } as Record<string, unknown>)[k], (p) => problems.push(p));
     assert.equal(s.search.topK, 20);
-    assert.equal(s.search.alpha, 0.4);
+    assert.equal(s.search.alpha, 0.5);
     assert.equal(s.models.rerankProvider, 'embedding');
     assert.equal(s.search.vector.enabled, true);
     assert.deepEqual(problems, [
-      "agentMemory.search.alpha must be a number from 0 to 1 (got 'high'); using the default 0.4.",
+      "agentMemory.search.alpha must be a number from 0 to 1 (got 'high'); using the default 0.5.",
       'agentMemory.search.topK must be a whole number from 1 to 500 (got 900); using the default 20.',
       "agentMemory.search.vectorEnabled must be true or false (got 'no'); using the default true.",
       "agentMemory.models.rerankProvider must be one of 'none', 'embedding', 'crossEncoder', 'llm' (got 'magic'); using the default \"embedding\".",
