@@ -148,7 +148,7 @@ function toggleSearch(label: string, on: boolean, input: (on: boolean) => Search
  */
 export const STAGE_ABLATIONS: Readonly<Record<string, readonly string[]>> = {
   sessionNeighbours: ['session neighbours', 'neighbours only where turns are taken'], graphBoost: ['graph boost'], temporalPrior: ['temporal prior'], dateWindow: ['date window'], rerank: ['rerank'],
-  window: [], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
+  window: ['speaker window'], dampening: ['gravity', 'hub', 'resolution'], currentness: ['currentness'], recency: ['recency tie-break'], facets: ['facet coverage'],
   speakers: ['speaker match'],
   learnedOrder: ['learned order'],
   // Learned use reads ended sessions' evidence, and the quality bench runs none: bench/feedbackReplay.ts
@@ -186,6 +186,7 @@ function variants(): Variant[] {
     toggleSetting('session neighbours', 'search.sessionNeighboursEnabled'),
     toggleSearch('neighbours only where turns are taken', d.neighbours.turnTakingOnly, (x) => ({ neighbours: { turnTakingOnly: x } })),
     toggleSetting('speaker match', 'search.speakersEnabled'),
+    toggleSearch('speaker window', d.speakerWindow.enabled, (x) => ({ speakerWindow: { enabled: x } })),
     toggleSetting('learned order', 'search.learnedOrderEnabled'),
     v('bare fusion', BARE),
     v('bare fusion + rerank', { ...BARE, 'search.rerankEnabled': true }),
