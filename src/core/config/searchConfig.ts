@@ -261,8 +261,8 @@ export interface SpeakerMatchConfig {
 
 export interface SpeakerWindowConfig {
   /**
-   * Speaker window (speakerMatch.ts, `speakerWindow`): when the query names one of the speakers of
-   * the window's memories, the window the later stages see holds up to `named` windows' worth of
+   * Speaker window (speakerMatch.ts, `speakerWindow`): when the query names a person who wrote some
+   * of the candidates, the window the later stages see holds up to `named` windows' worth of
    * the named speakers' memories and `others` windows' worth of the rest, each in score order,
    * instead of the plain window: the named person's turns from deeper in the list reach the
    * learned order (docs/recall-design.md, "Twelfth round").
@@ -381,8 +381,8 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   // Off since the learned order, which weighs who wrote a memory itself: with it the stage lowered
   // two development conversations (docs/recall-design.md, "Seventh round").
   speakers: { enabled: false, penalty: 0.15 },
-  // On: chosen with alpha 0.5 leave one conversation out, it raised four development conversations
-  // and lowered none (docs/recall-design.md, "Twelfth round").
+  // On: chosen with alpha 0.5 leave one conversation out; held out it raised four development
+  // conversations and lowered conv-41 by 0.007, three questions (docs/recall-design.md, "Twelfth round").
   speakerWindow: { enabled: true, named: 1.25, others: 0.5 },
   // On: learned on the development conversations, it raised R@10 on each of them held out
   // (docs/recall-design.md, "Seventh round"); bench/trainOrder.ts writes the weights.
