@@ -89,8 +89,8 @@ async function main(): Promise<void> {
       let tapped: Pick<Window, 'dialogue' | 'rows'> = { dialogue: false, rows: [] };
       const tap: RecallStage = {
         id: 'learnedOrder', enabled: () => true,
-        apply(cands, { store, req, gathered }) {
-          const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors)));
+        apply(cands, { store, req, gathered, authorsOf }) {
+          const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors), authorsOf));
           const x = orderFeatures(cands, ctx);
           tapped = { dialogue: ctx.dialogue, rows: cands.map((c, i) => ({ sources: built.sourcesById.get(c.id) ?? [c.id], x: x[i] as OrderFeatures })) };
           return cands;

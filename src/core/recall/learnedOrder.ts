@@ -23,6 +23,7 @@ import type { MemoryFilter } from './recallFilter';
 import { loadPreviousTurns, loadSessionPlaces, placeAuthors, takesTurns } from './sessionNeighbours';
 import type { SessionPlace } from './sessionNeighbours';
 import { loadAuthors, namedSpeakers, ROLES } from './speakerMatch';
+import type { AuthorsOf } from './speakerMatch';
 import { applyDelta } from './recallTypes';
 import type { Candidate } from './recallTypes';
 import type { VectorIndex } from './vectorIndex';
@@ -109,7 +110,7 @@ export function isDialogue(a: Around | undefined): boolean {
  * a dialogue one read of the best's place and two index ranges; inside, two more for each of the
  * best few and one statement for the whole window's previous turns.
  */
-export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter, vectorOf?: (id: string) => Float32Array | undefined): OrderContext {
+export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], query: string, filter: MemoryFilter, vectorOf?: (id: string) => Float32Array | undefined, authorsOf: AuthorsOf = loadAuthors): OrderContext {
   const first = cands[0]?.id;
   const firstPlace = first === undefined ? undefined : loadSessionPlaces(db, [first], NEAR_BEST_SPAN, filter).get(first);
   const best = first === undefined ? undefined : around(first, firstPlace);
@@ -127,7 +128,7 @@ export function loadOrderContext(db: SqlReader, cands: readonly Candidate[], que
   for (const [id, p] of loadPreviousTurns(db, cands.map((c) => c.id), filter)) {
     turns.set(id, { session: p.session, seq: p.seq, ...(p.previous ? { previous: p.previous.id } : {}), previousAsks: p.previous !== undefined && asks(p.previous.content) });
   }
-  return { query, authors: loadAuthors(db, cands.map((c) => c.id)), nearBest, turns, dialogue: true, ...(vectorOf ? { vectorOf } : {}) };
+  return { query, authors: authorsOf(db, cands.map((c) => c.id)), nearBest, turns, dialogue: true, ...(vectorOf ? { vectorOf } : {}) };
 }
 
 /** The stored vectors `novelty` reads, from the index the vector arm searched (none without an embedder). */

@@ -18,7 +18,8 @@ import { termWeights } from './lexicalArm';
 import { significantTokens } from './queryTerms';
 import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
-import { applySpeakerMatch, isPerson, loadAuthors, namedSpeakers, speakerWindow } from './speakerMatch';
+import { applySpeakerMatch, isNameable, namedSpeakers, speakerWindow } from './speakerMatch';
+import type { AuthorsOf } from './speakerMatch';
 import { applyLearnedOrder, loadOrderContext, windowVectors } from './learnedOrder';
 import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
@@ -46,6 +47,8 @@ export interface StageContext {
   readonly width: number;
   /** Recall-level notes (a reranker's fallback reason, ...). */
   readonly notes: string[];
+  /** The candidates' authors, each read once in the recall (speakerMatch.ts, `recallAuthors`). */
+  readonly authorsOf: AuthorsOf;
 }
 
 export interface RecallStage {
@@ -62,8 +65,8 @@ export interface RecallStage {
 const speakerStage: RecallStage = {
   id: 'speakers',
   enabled: (cfg) => cfg.speakers.enabled,
-  apply(cands, { store, req, cfg }) {
-    const authors = store.read((db) => loadAuthors(db, cands.map((c) => c.id)));
+  apply(cands, { store, req, cfg, authorsOf }) {
+    const authors = store.read((db) => authorsOf(db, cands.map((c) => c.id)));
     return applySpeakerMatch(cands, req.query, authors, cfg.speakers);
   },
 };
@@ -150,13 +153,13 @@ const rerankStage: RecallStage = {
 const windowStage: RecallStage = {
   id: 'window',
   enabled: () => true,
-  apply(cands, { store, req, cfg, width }) {
+  apply(cands, { store, req, cfg, width, authorsOf }) {
     const size = Math.max(width, cfg.topK) * 2;
     const head = cands.slice(0, size);
     if (!cfg.speakerWindow.enabled || cands.length <= size) return sortByScore(head);
-    const headAuthors = store.read((db) => loadAuthors(db, head.map((c) => c.id)));
-    if (![...headAuthors.values()].some(isPerson)) return sortByScore(head);
-    const authors = new Map([...headAuthors, ...store.read((db) => loadAuthors(db, cands.slice(size).map((c) => c.id)))]);
+    const headAuthors = store.read((db) => authorsOf(db, head.map((c) => c.id)));
+    if (![...headAuthors.values()].some(isNameable)) return sortByScore(head);
+    const authors = store.read((db) => authorsOf(db, cands.map((c) => c.id)));
     const named = namedSpeakers(req.query, authors.values());
     if (named.size === 0) return sortByScore(head);
     const { named: namedShare, others } = cfg.speakerWindow;
@@ -210,8 +213,8 @@ const facetStage: RecallStage = {
 const learnedOrderStage: RecallStage = {
   id: 'learnedOrder',
   enabled: (cfg) => cfg.learnedOrder.enabled,
-  apply(cands, { store, req, cfg, gathered }) {
-    const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors)));
+  apply(cands, { store, req, cfg, gathered, authorsOf }) {
+    const ctx = store.read((db) => loadOrderContext(db, cands, req.query, gathered.filter, windowVectors(gathered.vectors), authorsOf));
     return applyLearnedOrder(cands, ctx, cfg.learnedOrder);
   },
 };

@@ -25,8 +25,11 @@ export interface SpeakerConfig {
 /** Author names that are roles, not people. */
 export const ROLES = new Set(['user', 'assistant', 'agent', 'system', 'tool', 'bot', 'model', 'me', 'you', 'human', 'ai', 'unknown', 'default']);
 
-/** Whether an author name is a person's, not a role's. */
-export function isPerson(who: string): boolean {
+/**
+ * Whether a query can name this author (namedSpeakers): any name but a role's. Looser than the
+ * learned order's isPersonName (a capitalised name), which decides whether turns are a dialogue.
+ */
+export function isNameable(who: string): boolean {
   const name = who.trim().toLowerCase();
   return name.length >= 2 && !ROLES.has(name);
 }
@@ -41,6 +44,31 @@ export function loadAuthors(db: SqlReader, ids: readonly string[]): Map<string, 
   return out;
 }
 
+/** `who` of candidate ids (those that have one). */
+export type AuthorsOf = (db: SqlReader, ids: readonly string[]) => Map<string, string>;
+
+/**
+ * `loadAuthors` kept for one recall: the window, the speaker stage and the learned order each ask
+ * for the authors of the candidates, and each id is read at most once (one statement for the ids
+ * not read yet).
+ */
+export function recallAuthors(): AuthorsOf {
+  const known = new Map<string, string | null>();
+  return (db, ids) => {
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      const read = loadAuthors(db, missing);
+      for (const id of missing) known.set(id, read.get(id) ?? null);
+    }
+    const out = new Map<string, string>();
+    for (const id of ids) {
+      const who = known.get(id);
+      if (who) out.set(id, who);
+    }
+    return out;
+  };
+}
+
 /** Lower-cased words of `text` (letters and digits), possessives stripped ("Melanie's" → "melanie"). */
 function words(text: string): Set<string> {
   return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) => w.replace(/['’]s$/u, '')));
@@ -51,7 +79,7 @@ export function namedSpeakers(query: string, authors: Iterable<string>): Set<str
   const q = words(query);
   const out = new Set<string>();
   for (const who of new Set(authors)) {
-    if (!isPerson(who)) continue;
+    if (!isNameable(who)) continue;
     const parts = [...words(who.trim().toLowerCase())];
     if (parts.length > 0 && parts.every((p) => q.has(p))) out.add(who);
   }

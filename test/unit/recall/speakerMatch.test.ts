@@ -3,7 +3,8 @@ import { ManualClock } from '../../../src/core/clock';
 import { resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { recallDetailed } from '../../../src/core/recall/recallService';
 import { explainText } from '../../../src/core/recall/explainText';
-import { applySpeakerMatch, namedSpeakers, speakerWindow } from '../../../src/core/recall/speakerMatch';
+import { applySpeakerMatch, namedSpeakers, recallAuthors, speakerWindow } from '../../../src/core/recall/speakerMatch';
+import type { SqlReader } from '../../../src/core/store/storeTypes';
 import { rankRecall } from '../../../src/core/recall/recallPipeline';
 import { RECALL_STAGES } from '../../../src/core/recall/recallStages';
 import type { RecallStage } from '../../../src/core/recall/recallStages';
@@ -51,6 +52,17 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
     assert.deepEqual(speakerWindow(list, authors, new Set(['Priya']), 3, 0).map((c) => c.id), ['p1', 'p2', 'p3']);
     assert.deepEqual(speakerWindow(list, authors, new Set(['Priya', 'Tomas']), 4, 1).map((c) => c.id), ['t1', 'p1', 'n1', 't2', 'p2'], 'naming both speakers keeps the plain order');
     assert.deepEqual(speakerWindow(list, authors, new Set(['Priya']), 10, 10).map((c) => c.id), list.map((c) => c.id), 'counts above the list keep all of it');
+  });
+
+  it('reads each candidate\'s author once in a recall, however many stages ask', () => {
+    const asked: unknown[][] = [];
+    const who: Record<string, string> = { a: 'Priya', b: 'Tomas' };
+    const db = { all: (_sql: string, params: unknown[] = []) => { asked.push(params); return params.map((id) => ({ id, who: who[id as string] ?? null })); } } as unknown as SqlReader;
+    const authorsOf = recallAuthors();
+    assert.deepEqual([...authorsOf(db, ['a', 'c'])], [['a', 'Priya']], 'a memory without an author is left out');
+    assert.deepEqual([...authorsOf(db, ['a', 'b', 'c'])], [['a', 'Priya'], ['b', 'Tomas']]);
+    assert.deepEqual([...authorsOf(db, ['b', 'a'])], [['b', 'Tomas'], ['a', 'Priya']]);
+    assert.deepEqual(asked, [['a', 'c'], ['b']], 'only the ids not read yet, and nothing when all are known');
   });
 
   describe('the speaker window in recall', () => {
