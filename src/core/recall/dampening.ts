@@ -14,11 +14,12 @@
 import type { SearchConfig } from '../config/searchConfig';
 import { applyFactor, sortByScore } from './recallTypes';
 import type { Candidate } from './recallTypes';
+import { MONTHS } from './dateWindow';
 import { countHits } from './termProbe';
 
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
-/** Month names that are no other English word. */
-const MONTH_NAME = /\b(january|february|april|june|july|august|september|october|november|december)\b/i;
+/** Month names that are no other English word (all but May and March). */
+const MONTH_NAME = new RegExp(`\\b(${MONTHS.filter((m) => m !== 'may' && m !== 'march').join('|')})\\b`, 'i');
 /**
  * "May" and "March" are also verbs ("this may break", "march on"), and the abbreviations are names
  * and words too ("Jan", "mar", "sep"): those count as a date only capitalised (May, March) and

@@ -12,7 +12,8 @@ import { applyFactor, sortByScore } from './recallTypes';
 import type { Candidate } from './recallTypes';
 
 const DAY_MS = 86_400_000;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** The months' names, January first (dampening.ts's `mentionsDate` reads them too). */
+export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?`;
 const YEAR = '((?:19|20)\\d\\d)';
 const MONTH_DAY_YEAR = new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+${YEAR}\\b`, 'i');
