@@ -7,9 +7,12 @@
  * 2. hub: every entity linked to the memory has a mention count at or above the P90 of the entities
  *    linked to the candidate set, and at least hubMinMentions → × hubPenalty (memories without
  *    links are left alone);
- * 3. resolution: type constraint or decision → × resolutionBoost; otherwise an ISO date or a month
- *    (`mentionsDate`: not the verb "may") → × (1 + (resolutionBoost − 1)/2); content shorter than
- *    resolutionMinChars gets nothing.
+ * 3. resolution: type constraint or decision → × resolutionBoost; otherwise a dated note, one that
+ *    names an ISO date or a month (`mentionsDate`: not the verb "may") and is not a turn of a dialogue
+ *    between two people → × (1 + (resolutionBoost − 1)/2); content shorter than resolutionMinChars
+ *    gets nothing. A month a person names in conversation ("Last August I told you…") does not make
+ *    the turn a dated record, and in a dialogue the learned order has already ordered the window:
+ *    there the half boost only ever moved a question down (docs/recall-design.md, "Thirteenth round").
  */
 import type { SearchConfig } from '../config/searchConfig';
 import { applyFactor, sortByScore } from './recallTypes';
@@ -57,10 +60,23 @@ export function isSemanticPath(c: Candidate): boolean {
   return c.channels.lexical === 0 && c.channels.hint === 0;
 }
 
-export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening']): number {
+function isResolved(c: Candidate): boolean {
+  return c.type === 'constraint' || c.type === 'decision';
+}
+
+/**
+ * Whether resolution's half boost for dated content would apply to `c` if it is not a dialogue turn:
+ * the stage reads whose turns these are (learnedOrder.ts, `loadDialogueTurns`) for these only.
+ */
+export function mayBeDatedNote(c: Candidate, cfg: SearchConfig['dampening']): boolean {
+  return c.content.length >= cfg.resolutionMinChars && !isResolved(c) && mentionsDate(c.content);
+}
+
+/** Resolution's factor for `c`; `dialogueTurn`: `c` is a turn of a dialogue between two people. */
+export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening'], dialogueTurn = false): number {
   if (c.content.length < cfg.resolutionMinChars) return 1;
-  if (c.type === 'constraint' || c.type === 'decision') return cfg.resolutionBoost;
-  if (mentionsDate(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
+  if (isResolved(c)) return cfg.resolutionBoost;
+  if (!dialogueTurn && mentionsDate(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
   return 1;
 }
 
@@ -73,7 +89,8 @@ export interface HubInput {
   readonly degreeByEntity: ReadonlyMap<string, number>;
 }
 
-export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening']): Candidate[] {
+/** `dialogueTurns`: the candidates that are turns of a dialogue between two people (none when absent). */
+export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening'], dialogueTurns?: ReadonlySet<string>): Candidate[] {
   // Gravity needs lexical evidence elsewhere to be suspicious of a semantic-only match: when no
   // candidate shares a word with the query, the best semantic match is the answer, not drift
   // (a question sharing no word with its answer; test/unit/recall/smallStores.test.ts).
@@ -94,7 +111,7 @@ export function applyDampening(cands: Candidate[], queryTokens: readonly string[
     }
   }
   if (cfg.resolutionEnabled) {
-    for (const c of cands) applyFactor(c, 'resolution', resolutionFactor(c, cfg));
+    for (const c of cands) applyFactor(c, 'resolution', resolutionFactor(c, cfg, dialogueTurns?.has(c.id) ?? false));
   }
   return sortByScore(cands);
 }

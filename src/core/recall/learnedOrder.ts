@@ -104,6 +104,19 @@ export function isDialogue(a: Around | undefined): boolean {
 }
 
 /**
+ * Which of `ids` are turns of a dialogue between two people (isDialogue). The authors first (one
+ * statement, or none when the recall has read them): only a memory a person wrote can be such a
+ * turn, and only for those are the turns around it read (two statements each), so notes by agents
+ * or without an author cost one read.
+ */
+export function loadDialogueTurns(db: SqlReader, ids: readonly string[], filter: MemoryFilter, authorsOf: AuthorsOf = loadAuthors): Set<string> {
+  const authors = authorsOf(db, ids);
+  const byPeople = ids.filter((id) => { const who = authors.get(id); return who !== undefined && isPersonName(who); });
+  const places = loadSessionPlaces(db, byPeople, NEAR_BEST_SPAN, filter);
+  return new Set(byPeople.filter((id) => isDialogue(around(id, places.get(id)))));
+}
+
+/**
  * Whether the best of `cands` is a turn of a dialogue (isDialogue; the stage runs only then: the
  * model was learned on conversations) and, if so, the candidates' authors, the dialogue turns
  * within two of the best NEAR_BEST_HEAD and every candidate's session and previous turn. Outside

@@ -11,7 +11,7 @@ import type { RerankOptions } from '../models/rerank';
 import type { MemoryStore } from '../store/storeTypes';
 import { applyCurrentness } from './currentness';
 import { applyDateWindow } from './dateWindow';
-import { applyDampening } from './dampening';
+import { applyDampening, mayBeDatedNote } from './dampening';
 import { shapeByFacetCoverage } from './facetCoverage';
 import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
 import { termWeights } from './lexicalArm';
@@ -20,7 +20,7 @@ import { withoutQuestionWords } from './questionWords';
 import { expandSessionNeighbours, loadSessionNeighbours } from './sessionNeighbours';
 import { applySpeakerMatch, isNameable, namedSpeakers, speakerWindow } from './speakerMatch';
 import type { AuthorsOf } from './speakerMatch';
-import { applyLearnedOrder, loadOrderContext, windowVectors } from './learnedOrder';
+import { applyLearnedOrder, loadDialogueTurns, loadOrderContext, windowVectors } from './learnedOrder';
 import { applyLearnedUse, loadPastUse } from './learnedUse';
 import type { GatheredCandidates } from './recallCandidates';
 import { applyPinPriority, loadPinnedLinks } from './pinPriority';
@@ -167,13 +167,19 @@ const windowStage: RecallStage = {
   },
 };
 
-/** Gravity, hub and resolution (dampening.ts). */
+/**
+ * Gravity, hub and resolution (dampening.ts). Resolution's half boost for a dated note leaves out
+ * the turns of a dialogue between two people (learnedOrder.ts, `loadDialogueTurns`): the authors of
+ * the candidates that name a date are read, and the turns around those a person wrote.
+ */
 const dampeningStage: RecallStage = {
   id: 'dampening',
   enabled: (cfg) => cfg.dampening.gravityEnabled || cfg.dampening.hubEnabled || cfg.dampening.resolutionEnabled,
-  apply(cands, { store, req, cfg }) {
+  apply(cands, { store, req, cfg, gathered, authorsOf }) {
     const hub = cfg.dampening.hubEnabled ? store.read((db) => loadHubInput(db, cands.map((c) => c.id))) : undefined;
-    return applyDampening(cands, significantTokens(req.query), hub, cfg.dampening);
+    const dated = cfg.dampening.resolutionEnabled ? cands.filter((c) => mayBeDatedNote(c, cfg.dampening)).map((c) => c.id) : [];
+    const dialogueTurns = dated.length > 0 ? store.read((db) => loadDialogueTurns(db, dated, gathered.filter, authorsOf)) : undefined;
+    return applyDampening(cands, significantTokens(req.query), hub, cfg.dampening, dialogueTurns);
   },
 };
 

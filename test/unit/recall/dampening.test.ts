@@ -1,9 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { DEFAULT_SEARCH_CONFIG } from '../../../src/core/config/searchConfig';
-import { applyDampening, mentionsDate, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
+import { applyDampening, mayBeDatedNote, mentionsDate, percentileThreshold, resolutionFactor } from '../../../src/core/recall/dampening';
 import { applyCurrentness, currentnessFactor, currentnessOf, isHistoricalQuery } from '../../../src/core/recall/currentness';
 import type { AttributeState } from '../../../src/core/recall/currentness';
+import { ManualClock } from '../../../src/core/clock';
+import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
+import { rankRecall } from '../../../src/core/recall/recallPipeline';
+import { openMemoryStore } from '../../../src/core/store/memoryStore';
 import { cand } from './candidateFixture';
+import { insertMemory, seed } from './recallDb';
 
 const d = DEFAULT_SEARCH_CONFIG.dampening;
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
@@ -99,10 +103,56 @@ describe('recall dampening: resolution', () => {
     assert.equal(resolutionFactor(cand('m', 1, { content: long('This may fail when the cache is cold') }), d), 1);
   });
 
+  it('gives a turn of a dialogue between two people no half boost for a month it names; decisions keep theirs', () => {
+    const turn = cand('t', 1, { content: long('Mia: Last August I told you about the charity run') });
+    const decided = cand('k', 1, { type: 'decision', content: long('Mia: we decided to keep the run in August') });
+    assert.equal(resolutionFactor(turn, d, true), 1);
+    close(resolutionFactor(turn, d, false), 1.1);
+    close(resolutionFactor(decided, d, true), 1.2);
+    const note = cand('n', 0.95, { content: long('The charity run moved to August') });
+    const out = applyDampening([cand('t', 1, { content: turn.content }), note], [], undefined, d, new Set(['t']));
+    assert.deepEqual(out.map((c) => [c.id, Number(c.score.toFixed(3))]), [['n', 1.045], ['t', 1]], 'the dated note rises above the turn, which keeps its score');
+  });
+
+  it('asks about the places of dated candidates only (mayBeDatedNote)', () => {
+    assert.equal(mayBeDatedNote(cand('a', 1, { content: long('Shipped in March') }), d), true);
+    assert.equal(mayBeDatedNote(cand('b', 1, { type: 'decision', content: long('Shipped in March') }), d), false, 'a decision gets its boost wherever it was said');
+    assert.equal(mayBeDatedNote(cand('c', 1, { content: 'Shipped in March' }), d), false, 'too short for any boost');
+    assert.equal(mayBeDatedNote(cand('e', 1, { content: long('plain fact') }), d), false);
+  });
+
   it('re-sorts after dampening', () => {
     const a = cand('a', 0.5, { content: long('plain fact') });
     const b = cand('b', 0.45, { type: 'decision', content: long('We chose Postgres') });
     assert.deepEqual(applyDampening([a, b], [], undefined, d).map((c) => c.id), ['b', 'a']); // 0.54 > 0.5
+  });
+});
+
+describe('recall dampening: resolution in recall, dialogue turns and notes', () => {
+  it('lifts a dated note but not a turn of a dialogue that names the same month', async () => {
+    const store = await openMemoryStore();
+    try {
+      await seed(store, (w) => {
+        const turns: [string, string, string][] = [
+          ['d1', 'Mia', 'Mia: How was the charity run you organised with the neighbours this year?'],
+          ['d2', 'Noah', 'Noah: Last August I told you about the charity run, it went really well for us all.'],
+          ['d3', 'Mia', 'Mia: That sounds great, I would love to join the next charity run with you.'],
+        ];
+        for (const [id, who, content] of turns) {
+          insertMemory(w, { id, content });
+          w.run('UPDATE memories SET who = ?, session_key = ? WHERE id = ?', [who, 'talk', id]);
+        }
+        insertMemory(w, { id: 'n1', content: 'The charity run was moved to August after the permit was delayed by the council.' });
+      });
+      const cfg = resolveSearchConfig({ vector: { enabled: false }, learnedOrder: { enabled: false } });
+      const out = await rankRecall(store, { query: 'charity run August' }, { clock: new ManualClock(Date.parse('2026-02-01T00:00:00Z')), track: false }, cfg, undefined);
+      const resolution = (id: string): number[] => (out.results.find((c) => c.id === id)?.explain.boosts ?? []).filter((b) => b.stage === 'resolution').map((b) => b.factor ?? 0);
+      assert.deepEqual(resolution('n1'), [1.1], 'the dated note');
+      assert.deepEqual(resolution('d2'), [], 'the turn naming August in a conversation between two people');
+      assert.ok(out.stages.includes('dampening'));
+    } finally {
+      await store.close();
+    }
   });
 });
 

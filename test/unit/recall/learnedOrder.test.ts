@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_SEARCH_CONFIG, resolveSearchConfig } from '../../../src/core/config/searchConfig';
 import { explainText } from '../../../src/core/recall/explainText';
-import { applyLearnedOrder, isDialogue, isPersonName, learnedPositions, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
+import { applyLearnedOrder, isDialogue, isPersonName, learnedPositions, loadDialogueTurns, loadOrderContext, ORDER_FEATURES, orderFeatures } from '../../../src/core/recall/learnedOrder';
 import type { LearnedOrderWeights, OrderContext, OrderFeatures, TurnContext } from '../../../src/core/recall/learnedOrder';
 import type { Candidate } from '../../../src/core/recall/recallTypes';
 import { openMemoryStore } from '../../../src/core/store/memoryStore';
+import type { SqlReader } from '../../../src/core/store/storeTypes';
 
 function cand(id: string, score: number, content: string, channels: Partial<Candidate['channels']> = {}): Candidate {
   const ch = { lexical: score, semantic: 0, hint: 0, traversal: 0, ...channels };
@@ -162,6 +163,9 @@ describe('learned order (learnedOrder.ts)', () => {
       assert.equal(notes.nearBest.size + notes.authors.size + notes.turns.size, 0, 'and reads nothing more');
       const mixed = store.read((db) => loadOrderContext(db, [cand('d2', 1, 'd2'), cand('n2', 0.8, 'n2'), cand('d5', 0.5, 'd5')], 'q', filter));
       assert.deepEqual([...mixed.nearBest].sort(), ['d1', 'd3', 'd4', 'd6'], 'a later best that is a note adds no neighbours; one that is a dialogue turn does');
+      assert.deepEqual([...store.read((db) => loadDialogueTurns(db, ['d1', 'n1', 'd6', 'n3', 'gone'], filter))], ['d1', 'd6'], 'the first and last turns of a dialogue are its turns too; notes and unknown ids are not');
+      const statements = store.read((db) => { let n = 0; const counted: SqlReader = { all: (sql, params) => { n++; return db.all(sql, params); }, get: (sql, params) => db.get(sql, params), hasTable: (t) => db.hasTable(t) }; loadDialogueTurns(counted, ['n1', 'n2', 'n3'], filter); return n; });
+      assert.equal(statements, 1, 'notes by agents: their authors are read, not the turns around them');
     } finally {
       await store.close();
     }
