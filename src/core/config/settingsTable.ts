@@ -206,7 +206,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: 'search.resolutionBoostEnabled', type: 'boolean', default: true, scope: 'window', target: 'search.dampening.resolutionEnabled',
-    description: "Boost decisions, constraints and dated facts.",
+    description: "Boost decisions, constraints and dated notes (a month named in a conversation between two people does not count).",
   },
   {
     key: 'search.rerankEnabled', type: 'boolean', default: false, scope: 'window', target: 'search.rerank.enabled',

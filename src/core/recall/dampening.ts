@@ -64,10 +64,7 @@ function isResolved(c: Candidate): boolean {
   return c.type === 'constraint' || c.type === 'decision';
 }
 
-/**
- * Whether resolution's half boost for dated content would apply to `c` if it is not a dialogue turn:
- * the stage reads whose turns these are (learnedOrder.ts, `loadDialogueTurns`) for these only.
- */
+/** Whether resolution's half boost for dated content applies to `c` unless it is a turn of a dialogue between two people. */
 export function mayBeDatedNote(c: Candidate, cfg: SearchConfig['dampening']): boolean {
   return c.content.length >= cfg.resolutionMinChars && !isResolved(c) && mentionsDate(c.content);
 }
@@ -76,9 +73,18 @@ export function mayBeDatedNote(c: Candidate, cfg: SearchConfig['dampening']): bo
 export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening'], dialogueTurn = false): number {
   if (c.content.length < cfg.resolutionMinChars) return 1;
   if (isResolved(c)) return cfg.resolutionBoost;
-  if (!dialogueTurn && mentionsDate(c.content)) return 1 + (cfg.resolutionBoost - 1) * 0.5;
-  return 1;
+  return !dialogueTurn && mentionsDate(c.content) ? datedBoost(cfg) : 1;
 }
+
+function datedBoost(cfg: SearchConfig['dampening']): number {
+  return 1 + (cfg.resolutionBoost - 1) * 0.5;
+}
+
+/**
+ * Which of `ids` are turns of a dialogue between two people; the stage answers it from the store
+ * (learnedOrder.ts, `loadDialogueTurns`) and is asked only about the candidates that name a date.
+ */
+export type DialogueTurnsOf = (ids: readonly string[]) => ReadonlySet<string>;
 
 /**
  * `links` maps a memory id to the mention counts (degrees) of its linked entities; entities are
@@ -89,8 +95,8 @@ export interface HubInput {
   readonly degreeByEntity: ReadonlyMap<string, number>;
 }
 
-/** `dialogueTurns`: the candidates that are turns of a dialogue between two people (none when absent). */
-export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening'], dialogueTurns?: ReadonlySet<string>): Candidate[] {
+/** `dialogueTurnsOf`: which candidates are turns of a dialogue between two people (none when absent). */
+export function applyDampening(cands: Candidate[], queryTokens: readonly string[], hub: HubInput | undefined, cfg: SearchConfig['dampening'], dialogueTurnsOf?: DialogueTurnsOf): Candidate[] {
   // Gravity needs lexical evidence elsewhere to be suspicious of a semantic-only match: when no
   // candidate shares a word with the query, the best semantic match is the answer, not drift
   // (a question sharing no word with its answer; test/unit/recall/smallStores.test.ts).
@@ -111,7 +117,13 @@ export function applyDampening(cands: Candidate[], queryTokens: readonly string[
     }
   }
   if (cfg.resolutionEnabled) {
-    for (const c of cands) applyFactor(c, 'resolution', resolutionFactor(c, cfg, dialogueTurns?.has(c.id) ?? false));
+    const dated = cands.filter((c) => mayBeDatedNote(c, cfg)).map((c) => c.id);
+    const turns = dated.length > 0 && dialogueTurnsOf ? dialogueTurnsOf(dated) : new Set<string>();
+    const datedNotes = new Set(dated.filter((id) => !turns.has(id)));
+    for (const c of cands) {
+      if (c.content.length < cfg.resolutionMinChars) continue;
+      applyFactor(c, 'resolution', isResolved(c) ? cfg.resolutionBoost : datedNotes.has(c.id) ? datedBoost(cfg) : 1);
+    }
   }
   return sortByScore(cands);
 }

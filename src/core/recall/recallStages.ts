@@ -11,7 +11,7 @@ import type { RerankOptions } from '../models/rerank';
 import type { MemoryStore } from '../store/storeTypes';
 import { applyCurrentness } from './currentness';
 import { applyDateWindow } from './dateWindow';
-import { applyDampening, mayBeDatedNote } from './dampening';
+import { applyDampening } from './dampening';
 import { shapeByFacetCoverage } from './facetCoverage';
 import { loadAttributeStates, loadHubInput } from './candidateGraphFacts';
 import { termWeights } from './lexicalArm';
@@ -177,9 +177,8 @@ const dampeningStage: RecallStage = {
   enabled: (cfg) => cfg.dampening.gravityEnabled || cfg.dampening.hubEnabled || cfg.dampening.resolutionEnabled,
   apply(cands, { store, req, cfg, gathered, authorsOf }) {
     const hub = cfg.dampening.hubEnabled ? store.read((db) => loadHubInput(db, cands.map((c) => c.id))) : undefined;
-    const dated = cfg.dampening.resolutionEnabled ? cands.filter((c) => mayBeDatedNote(c, cfg.dampening)).map((c) => c.id) : [];
-    const dialogueTurns = dated.length > 0 ? store.read((db) => loadDialogueTurns(db, dated, gathered.filter, authorsOf)) : undefined;
-    return applyDampening(cands, significantTokens(req.query), hub, cfg.dampening, dialogueTurns);
+    const dialogueTurnsOf = (ids: readonly string[]): Set<string> => store.read((db) => loadDialogueTurns(db, ids, gathered.filter, authorsOf));
+    return applyDampening(cands, significantTokens(req.query), hub, cfg.dampening, dialogueTurnsOf);
   },
 };
 

@@ -110,8 +110,10 @@ describe('recall dampening: resolution', () => {
     close(resolutionFactor(turn, d, false), 1.1);
     close(resolutionFactor(decided, d, true), 1.2);
     const note = cand('n', 0.95, { content: long('The charity run moved to August') });
-    const out = applyDampening([cand('t', 1, { content: turn.content }), note], [], undefined, d, new Set(['t']));
-    assert.deepEqual(out.map((c) => [c.id, Number(c.score.toFixed(3))]), [['n', 1.045], ['t', 1]], 'the dated note rises above the turn, which keeps its score');
+    const asked: string[][] = [];
+    const out = applyDampening([cand('t', 1, { content: turn.content }), note, cand('p', 0.5, { content: long('plain fact') })], [], undefined, d, (ids) => { asked.push([...ids]); return new Set(['t']); });
+    assert.deepEqual(asked, [['t', 'n']], 'asked once, about the dated candidates only');
+    assert.deepEqual(out.map((c) => [c.id, Number(c.score.toFixed(3))]), [['n', 1.045], ['t', 1], ['p', 0.5]], 'the dated note rises above the turn, which keeps its score');
   });
 
   it('asks about the places of dated candidates only (mayBeDatedNote)', () => {
