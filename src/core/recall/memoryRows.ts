@@ -7,10 +7,11 @@ import type { SqlReader } from '../store/storeTypes';
 import { filterClause } from './recallFilter';
 import type { MemoryFilter } from './recallFilter';
 
-export interface MemoryRow { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number }
+/** `who`: the memory's author (speaker, agent or role), read with the rest so the stages that ask whose a memory is need no read of their own. */
+export interface MemoryRow { id: string; content: string; type: string; created_at: string; source_id: string | null; importance: number; who: string | null }
 
 /** The select list of a MemoryRow over `memories m`. */
-export const MEMORY_ROW_COLUMNS = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance';
+export const MEMORY_ROW_COLUMNS = 'm.id AS id, m.content AS content, m.type AS type, m.created_at AS created_at, m.source_id AS source_id, m.importance AS importance, m.who AS who';
 
 /**
  * The rows of `ids` that pass `filter`, into `out` (ids already there are not read again). The ids

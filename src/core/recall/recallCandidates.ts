@@ -57,6 +57,8 @@ export interface GatheredCandidates {
   readonly notes: string[];
   /** performance.now() when fusion began: `timings.stagesMs` counts from there. */
   readonly fusionStartedAt: number;
+  /** Each candidate's author (null for none), read with its row: the stages' `authorsOf` starts from these. */
+  readonly authors: ReadonlyMap<string, string | null>;
 }
 
 function sourcesOf(ch: ChannelScores, lex: LexicalHit | undefined, vecCandidate: boolean): string[] {
@@ -162,6 +164,7 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
   const ids = [...new Set([...lexical.keys(), ...hints.keys(), ...vecTop.keys(), ...(graph.trav?.memoryScores.keys() ?? [])])];
   const rows = store.read((db) => hydrateInto(db, ids, filter, lexicalRows));
   const cands: Candidate[] = [];
+  const authors = new Map<string, string | null>();
   for (const id of ids) {
     const row = rows.get(id);
     if (!row) continue;
@@ -182,10 +185,11 @@ export async function gatherCandidates(store: MemoryStore, req: RecallRequest, d
     };
     if (graph.trav?.constraintMemoryIds.has(id)) explain.notes.push(`constraint of a focal entity (${graph.focal?.entityNames.join(', ')})`);
     cands.push({ id, content: row.content, type: row.type, createdAt: row.created_at, sourceId: row.source_id, importance: row.importance, score: shaped.score, channels, explain });
+    authors.set(id, row.who);
   }
   const lexicalIds = [...queryHits.entries()].sort((a, b) => b[1].score - a[1].score).map(([id]) => id).filter((id) => rows.has(id));
   return {
     candidates: sortByScore(cands), filter, projectWords, queryVector: qvec, vectors,
-    focal: graph.focal, traversal: graph.trav, graphBoost: graph.boost, lexicalIds, timings, notes, fusionStartedAt: s0,
+    focal: graph.focal, traversal: graph.trav, graphBoost: graph.boost, lexicalIds, timings, notes, fusionStartedAt: s0, authors,
   };
 }

@@ -34,7 +34,7 @@ export async function rankRecall(store: MemoryStore, req: RecallRequest, deps: R
   const limit = req.limit ?? cfg.limit;
   const gathered = await gatherCandidates(store, req, deps, cfg, vectorsIn);
   const { timings, notes } = gathered;
-  const ctx = { store, req, deps, cfg, gathered, now: deps.clock.now(), width: limit * Math.max(1, req.overFetch ?? cfg.overFetch), notes, authorsOf: recallAuthors() };
+  const ctx = { store, req, deps, cfg, gathered, now: deps.clock.now(), width: limit * Math.max(1, req.overFetch ?? cfg.overFetch), notes, authorsOf: recallAuthors(gathered.authors) };
   const { candidates, ran } = await runStages(stages, gathered.candidates, ctx);
   for (const c of candidates) c.explain.score = c.score;
   const results = selectResults(candidates, limit, req.overFetch ?? cfg.overFetch, req.filter);

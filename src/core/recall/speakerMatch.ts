@@ -50,19 +50,20 @@ export type AuthorsOf = (db: SqlReader, ids: readonly string[]) => Map<string, s
 /**
  * `loadAuthors` kept for one recall: the window, the speaker stage and the learned order each ask
  * for the authors of the candidates, and each id is read at most once (one statement for the ids
- * not read yet).
+ * not read yet). `known`: authors already read (the candidates' rows carry them, recallCandidates.ts),
+ * so only memories the stages added (session neighbours) are read here.
  */
-export function recallAuthors(): AuthorsOf {
-  const known = new Map<string, string | null>();
+export function recallAuthors(known: Iterable<readonly [string, string | null]> = []): AuthorsOf {
+  const seen = new Map<string, string | null>(known);
   return (db, ids) => {
-    const missing = ids.filter((id) => !known.has(id));
+    const missing = ids.filter((id) => !seen.has(id));
     if (missing.length > 0) {
       const read = loadAuthors(db, missing);
-      for (const id of missing) known.set(id, read.get(id) ?? null);
+      for (const id of missing) seen.set(id, read.get(id) ?? null);
     }
     const out = new Map<string, string>();
     for (const id of ids) {
-      const who = known.get(id);
+      const who = seen.get(id);
       if (who) out.set(id, who);
     }
     return out;

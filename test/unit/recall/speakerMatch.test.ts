@@ -63,6 +63,10 @@ describe('speaker-aware matching (speakerMatch.ts)', () => {
     assert.deepEqual([...authorsOf(db, ['a', 'b', 'c'])], [['a', 'Priya'], ['b', 'Tomas']]);
     assert.deepEqual([...authorsOf(db, ['b', 'a'])], [['b', 'Tomas'], ['a', 'Priya']]);
     assert.deepEqual(asked, [['a', 'c'], ['b']], 'only the ids not read yet, and nothing when all are known');
+    asked.length = 0;
+    const seeded = recallAuthors([['a', 'Priya'], ['c', null]]);
+    assert.deepEqual([...seeded(db, ['a', 'b', 'c'])], [['a', 'Priya'], ['b', 'Tomas']]);
+    assert.deepEqual(asked, [['b']], 'authors the candidates\' rows carried (a memory without one too) are not read again');
   });
 
   describe('the speaker window in recall', () => {
