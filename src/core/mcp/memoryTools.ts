@@ -40,7 +40,7 @@ export interface RecallHit {
 /**
  * A short why in the words "Why" uses (explainText.ts): how the memory was found and the first two
  * ranking steps that changed it, with their change ("Found because it shares 2 of 3 words with the
- * question; Detail: a decision, constraint or dated memory with enough detail (+20%)"). No stage
+ * question; Detail: a decision, constraint or dated note with enough detail (+20%)"). No stage
  * ids and no memory ids: agents quote it to people.
  */
 export function shortWhy(r: RecallResult): string {

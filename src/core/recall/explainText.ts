@@ -131,7 +131,7 @@ function stageLine(ch: StageChange, nameOf: (id: string) => string | undefined):
     case 'rerank': return `Second look: the question and the memory compared as a whole ${up ? 'moved it up' : 'moved it down'} (${change}).`;
     case 'gravity': return `Meaning only: similar in meaning but shares no word with the question (${change}).`;
     case 'hub': return `Common entities only: mentions only entities that appear in many memories (${change}).`;
-    case 'resolution': return `Detail: a decision, constraint or dated memory with enough detail (${change}).`;
+    case 'resolution': return `Detail: a decision, constraint or dated note with enough detail (${change}).`;
     case 'currentness': {
       const replaced = ch.adjustments.find((a) => a.memoryId !== undefined)?.memoryId;
       if (replaced !== undefined) {

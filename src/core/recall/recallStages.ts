@@ -147,8 +147,9 @@ const rerankStage: RecallStage = {
  * The later stages look at a window of twice the kept width (at least topK); the rest is cut here,
  * and the window is ordered by score again (a reranked head can end below its untouched tail).
  * When the query names a speaker of the candidates, the window is the speaker window instead
- * (speakerMatch.ts, `speakerWindow`); the authors of the rest are read only when a person (not a
- * role such as "user") wrote one of the window's memories, so notes pay one small read.
+ * (speakerMatch.ts, `speakerWindow`). The authors come with the candidates' rows (`authorsOf` reads
+ * only memories a stage added); the rest of the list is looked at only when a person (not a role
+ * such as "user") wrote one of the window's memories, so notes keep the plain window at once.
  */
 const windowStage: RecallStage = {
   id: 'window',
