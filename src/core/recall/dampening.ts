@@ -71,13 +71,14 @@ export function mayBeDatedNote(c: Candidate, cfg: SearchConfig['dampening']): bo
 
 /** Resolution's factor for `c`; `dialogueTurn`: `c` is a turn of a dialogue between two people. */
 export function resolutionFactor(c: Candidate, cfg: SearchConfig['dampening'], dialogueTurn = false): number {
-  if (c.content.length < cfg.resolutionMinChars) return 1;
-  if (isResolved(c)) return cfg.resolutionBoost;
-  return !dialogueTurn && mentionsDate(c.content) ? datedBoost(cfg) : 1;
+  return factorFor(c, cfg, !dialogueTurn && mayBeDatedNote(c, cfg));
 }
 
-function datedBoost(cfg: SearchConfig['dampening']): number {
-  return 1 + (cfg.resolutionBoost - 1) * 0.5;
+/** The one rule: decisions and constraints × resolutionBoost, a dated note half of that, short content nothing. */
+function factorFor(c: Candidate, cfg: SearchConfig['dampening'], datedNote: boolean): number {
+  if (c.content.length < cfg.resolutionMinChars) return 1;
+  if (isResolved(c)) return cfg.resolutionBoost;
+  return datedNote ? 1 + (cfg.resolutionBoost - 1) * 0.5 : 1;
 }
 
 /**
@@ -120,10 +121,7 @@ export function applyDampening(cands: Candidate[], queryTokens: readonly string[
     const dated = cands.filter((c) => mayBeDatedNote(c, cfg)).map((c) => c.id);
     const turns = dated.length > 0 && dialogueTurnsOf ? dialogueTurnsOf(dated) : new Set<string>();
     const datedNotes = new Set(dated.filter((id) => !turns.has(id)));
-    for (const c of cands) {
-      if (c.content.length < cfg.resolutionMinChars) continue;
-      applyFactor(c, 'resolution', isResolved(c) ? cfg.resolutionBoost : datedNotes.has(c.id) ? datedBoost(cfg) : 1);
-    }
+    for (const c of cands) applyFactor(c, 'resolution', factorFor(c, cfg, datedNotes.has(c.id)));
   }
   return sortByScore(cands);
 }
